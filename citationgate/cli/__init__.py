@@ -1,0 +1,16 @@
+"""The `citationgate` command line: the only place that imports Typer.
+
+Each module below registers its commands on the one `app`; `main` is the console script.
+"""
+
+from __future__ import annotations
+
+from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
+from citationgate.cli.app import app
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

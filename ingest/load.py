@@ -1,0 +1,52 @@
+"""`load_document`: any supported file into a Document, chosen by file type."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.document import Document
+from ingest.errors import CorruptFileError, MissingFileError, UnsupportedFileError
+
+SUPPORTED = (".pdf", ".docx", ".txt", ".md")
+VIEWS = ("accepted", "original")
+
+#: Files larger than this are refused before they are read (a contract is rarely over 50 MB).
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+
+def load_document(path: str | Path, *, view: str = "accepted") -> Document:
+    """Read `path` into a Document.
+
+    `view` chooses how tracked changes in a DOCX are read: "accepted" (insertions kept, deletions
+    dropped — the default) or "original" (the text before the changes). Never a mixture.
+    """
+    path = Path(path)
+    if view not in VIEWS:
+        raise UnsupportedFileError(f"{path.name}: unknown view '{view}' (expected accepted or original)")
+    if not path.exists():
+        raise MissingFileError(f"{path}: no such file")
+    if not path.is_file():
+        raise MissingFileError(f"{path}: not a file")
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        shown = f"'{suffix}'" if suffix else "no extension"
+        raise UnsupportedFileError(
+            f"{path.name}: unsupported file type {shown} (expected .pdf, .docx, .txt or .md)"
+        )
+    size = path.stat().st_size
+    if size == 0:
+        raise CorruptFileError(f"{path.name}: the file is empty (expected a {suffix[1:].upper()} contract)")
+    if size > MAX_FILE_BYTES:
+        raise CorruptFileError(f"{path.name}: {size} bytes is larger than the {MAX_FILE_BYTES} byte limit")
+    data = path.read_bytes()
+    if suffix == ".docx":
+        from ingest.word import load_docx
+
+        return load_docx(path, data, view=view)
+    if suffix == ".pdf":
+        from ingest.pdf import load_pdf
+
+        return load_pdf(path, data)
+    from ingest.plain import load_text
+
+    return load_text(path, data)

@@ -1,0 +1,60 @@
+"""The store: a real SQLite file, one transaction per review, a tamper-evident audit chain."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from citationgate.audit import AuditEvent
+from citationgate.store import Store, resolve_url
+from ingest import load_document
+
+
+def _doc(tmp_path: Path, body: str = "1. Term\nThis Agreement runs for twelve (12) months.\n"):
+    p = tmp_path / "c.txt"
+    p.write_text(body)
+    return load_document(p)
+
+
+def test_default_db_comes_from_env(db_path: Path) -> None:
+    assert resolve_url(None) == f"sqlite:///{db_path}"
+    assert resolve_url("postgresql://u:p@h/db") == "postgresql://u:p@h/db"
+
+
+def test_review_round_trip_and_reuse(tmp_path: Path, db_path: Path) -> None:
+    store = Store.open()
+    doc = _doc(tmp_path)
+    ev = AuditEvent(action="citation", result="verified", actor="test", document_sha256=doc.text_sha256)
+    r = store.write_review(
+        kind="verify", document=doc, findings=[{"id": "F1", "status": "verified"}], audit=[ev]
+    )
+    again = store.get_review(r.id)
+    assert again.findings == [{"id": "F1", "status": "verified"}]
+    assert again.version.document == doc
+    # the same bytes are stored once
+    assert store.save_version(doc).id == r.version.id
+    assert db_path.exists()
+
+
+def test_audit_chain_detects_tampering(tmp_path: Path, db_path: Path) -> None:
+    store = Store.open()
+    doc = _doc(tmp_path)
+    events = [
+        AuditEvent(action="citation", result=r, actor="test", document_sha256=doc.text_sha256)
+        for r in ("verified", "failed", "rejected")
+    ]
+    store.append_audit(events)
+    assert store.check_audit() == (3, None)
+    with sqlite3.connect(db_path) as con:
+        con.execute("UPDATE audit SET result='verified' WHERE id=2")
+    n, broken = store.check_audit()
+    assert n == 3 and broken is not None and broken.entry_id == 2
+
+
+def test_versions_form_a_lineage(tmp_path: Path) -> None:
+    store = Store.open()
+    v1 = store.save_version(_doc(tmp_path))
+    v2 = store.save_version(
+        _doc(tmp_path, "1. Term\nThis Agreement runs for six (6) months.\n"), previous_version_id=v1.id
+    )
+    assert v2.lineage == v1.id and v2.version_no == 2
