@@ -1,0 +1,203 @@
+"""The fold table and the offset map: one tolerant view of a document version's canonical text.
+
+The canonical text is never changed. Matching happens on a *normalized view* of it, built once per
+document version, together with a map from every normalized position back to the canonical text:
+
+- **typographic folds, one character to one**: every family of quote marks and apostrophes
+  („ « » ‹ › ‚ ‛ ′ ″ “ ” ‘ ’ …) to ``"`` or ``'``; hyphens, dashes and minus signs to ``-``; the Greek
+  question mark (U+037E) to ``;``; non-breaking, narrow and other Unicode spaces to a space;
+- **dropped**: soft hyphens and zero-width characters (they print as nothing);
+- **expanded, with the map**: the ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ (each expanded letter maps back to the
+  ligature; a match may not start or end inside one);
+- **whitespace runs** collapse to one space (any run matches any run);
+- **a hyphen at a line break inside a word** ("Agree-⏎ment"): view A keeps the hyphen and drops the
+  break ("Agree-ment", so "non-⏎compete" matches "non-compete"); view B, built only when such a break
+  exists, drops both ("Agreement"). A quote is searched in both views.
+
+Capitalisation is **not** folded (a capital letter marks a defined term), and there is no global NFKC
+(it changes lengths and turns "m²" into "m2"). Quotes are normalized with the same table
+(`normalize_quote`), so the two sides always agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+# ── the fold table ──────────────────────────────────────────────────────────────────────────────
+_DOUBLE_QUOTES = (
+    "\u0022\u00ab\u00bb\u201c\u201d\u201e\u201f\u2033\u2036\u275d\u275e\u2e42\u301d\u301e\u301f\uff02"
+)
+_SINGLE_QUOTES = "\u0027\u2018\u2019\u201a\u201b\u2039\u203a\u2032\u2035\u275b\u275c\uff07\u02bc"
+_DASHES = "\u002d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"
+#: Horizontal spaces: fold to " ".
+_SPACES = (
+    " \t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+)
+#: Line breaks: fold to "\n" (a whitespace that also marks a line end, for hyphenation).
+_BREAKS = "\n\r\u000b\u000c\u0085\u2028\u2029"
+#: Printed as nothing: dropped.
+_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff\u180e"
+_LIGATURES: Mapping[str, str] = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+
+
+def _fold_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for ch in _DOUBLE_QUOTES:
+        table[ch] = '"'
+    for ch in _SINGLE_QUOTES:
+        table[ch] = "'"
+    for ch in _DASHES:
+        table[ch] = "-"
+    for ch in _SPACES:
+        table[ch] = " "
+    for ch in _BREAKS:
+        table[ch] = "\n"
+    for ch in _INVISIBLE:
+        table[ch] = ""
+    table["\u037e"] = ";"  # Greek question mark, as real filings carry it for a semicolon
+    table.update(_LIGATURES)
+    return table
+
+
+#: Every fold, as one table: character → replacement ("" = dropped, 2–3 letters = ligature).
+FOLDS: Mapping[str, str] = _fold_table()
+_TRANSLATE = str.maketrans(dict(FOLDS))
+
+# Vectorized form of the same table for long texts: code point → folded code point, and how many
+# normalized characters each code point becomes (0 dropped, 1, or 2–3 for a ligature).
+_LUT = np.arange(0x10000, dtype=np.uint32)
+_COUNT = np.ones(0x10000, dtype=np.int64)
+for _ch, _rep in FOLDS.items():
+    _COUNT[ord(_ch)] = len(_rep)
+    _LUT[ord(_ch)] = ord(_rep[0]) if len(_rep) == 1 else ord(_ch)
+
+_SPACE, _NL, _HYPHEN = ord(" "), ord("\n"), ord("-")
+#: A hyphen followed by a whitespace run (greedy, so the run is maximal). Checked further in Python.
+_HYPHEN_RUN = re.compile(r"-([ \n]+)")
+_WS_RUN = re.compile(r"[ \n]+")
+
+
+def _linebreak_hyphens(folded: str) -> list[tuple[int, int, int]]:
+    """`(hyphen, run_start, run_end)` for each hyphen at a line break inside a word.
+
+    `folded` has already been through the fold table (all whitespace is " " or "\\n"). A hyphen
+    qualifies when a letter precedes it, a letter follows the whitespace run, and the run contains
+    a line break. The same function serves the text and the quote, so both sides agree.
+    """
+    out = []
+    n = len(folded)
+    for m in _HYPHEN_RUN.finditer(folded):
+        h = m.start()
+        a, b = m.span(1)
+        if h == 0 or b >= n or "\n" not in m.group(1):
+            continue
+        if folded[h - 1].isalpha() and folded[b].isalpha():
+            out.append((h, a, b))
+    return out
+
+
+def normalize_quote(quote: str) -> str:
+    """A quote in the index's form (view A): folded, line-break hyphens joined, whitespace collapsed."""
+    folded = quote.translate(_TRANSLATE)
+    joins = _linebreak_hyphens(folded)
+    if joins:
+        parts, last = [], 0
+        for _h, a, b in joins:
+            parts.append(folded[last:a])
+            last = b
+        parts.append(folded[last:])
+        folded = "".join(parts)
+    return _WS_RUN.sub(" ", folded).strip(" ")
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedView:
+    """A normalized string and, for each of its positions, the canonical position it came from."""
+
+    text: str
+    pos: npt.NDArray[np.int64]  # len(text) + 1 entries; pos[len] = len(canonical)
+
+    def to_canonical(self, start: int, end: int) -> tuple[int, int] | None:
+        """Canonical `[start, end)` for normalized `[start, end)`, or None if an edge splits a ligature."""
+        pos = self.pos
+        if start > 0 and pos[start - 1] == pos[start]:
+            return None  # starts inside an expanded ligature
+        if end < len(self.text) and pos[end] == pos[end - 1]:
+            return None  # ends inside an expanded ligature
+        return int(pos[start]), int(pos[end - 1]) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """The views of one canonical text: `a` always; `b` only when line-break hyphens exist."""
+
+    a: NormalizedView
+    b: NormalizedView | None
+
+    @property
+    def views(self) -> tuple[NormalizedView, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+
+def normalize_text(text: str) -> Normalized:
+    """Build the normalized views of a canonical text with their offset maps (vectorized; ~ms per MB)."""
+    n = len(text)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    low = np.minimum(codes, 0xFFFF)
+    folded = np.where(codes > 0xFFFF, codes, _LUT[low])
+    counts = np.where(codes > 0xFFFF, 1, _COUNT[low])
+    if bool((counts != 1).any()):
+        src = np.repeat(np.arange(n, dtype=np.int64), counts)
+        t1 = folded[src]
+        # Fill in the letters of expanded ligatures (rare: a Python loop over them is fine).
+        lig = np.flatnonzero(counts > 1)
+        if lig.size:
+            first = np.searchsorted(src, lig)
+            for i, j in zip(lig.tolist(), first.tolist(), strict=True):
+                for k, letter in enumerate(FOLDS[text[i]]):
+                    t1[j + k] = ord(letter)
+    else:
+        src = np.arange(n, dtype=np.int64)
+        t1 = folded
+    folded_str = t1.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    joins = _linebreak_hyphens(folded_str)
+
+    is_ws = (t1 == _SPACE) | (t1 == _NL)
+    prev_ws = np.empty_like(is_ws)
+    if is_ws.size:
+        prev_ws[0] = False
+        prev_ws[1:] = is_ws[:-1]
+    keep = ~(is_ws & prev_ws)  # keep the first character of every whitespace run
+    for _h, a, b in joins:
+        keep[a:b] = False
+    out = np.where(t1 == _NL, _SPACE, t1).astype(np.uint32)
+
+    def view(mask: npt.NDArray[np.bool_]) -> NormalizedView:
+        s = out[mask].tobytes().decode("utf-32-le", "surrogatepass")
+        pos = np.append(src[mask], n).astype(np.int64)
+        return NormalizedView(text=s, pos=pos)
+
+    view_a = view(keep)
+    view_b = None
+    if joins:
+        keep_b = keep.copy()
+        for h, _a, _b in joins:
+            keep_b[h] = False
+        view_b = view(keep_b)
+    return Normalized(a=view_a, b=view_b)
+
+
+__all__ = ["FOLDS", "Normalized", "NormalizedView", "normalize_quote", "normalize_text"]
