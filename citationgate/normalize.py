@@ -88,6 +88,8 @@ _SPACE, _NL, _HYPHEN = ord(" "), ord("\n"), ord("-")
 #: A hyphen followed by a whitespace run (greedy, so the run is maximal). Checked further in Python.
 _HYPHEN_RUN = re.compile(r"-([ \n]+)")
 _WS_RUN = re.compile(r"[ \n]+")
+#: Characters whose normalized form is not exactly one character (dropped, or a ligature).
+_RESIZING = re.compile("[" + "".join(ch for ch, rep in FOLDS.items() if len(rep) != 1) + "]")
 
 
 def _linebreak_hyphens(folded: str) -> list[tuple[int, int, int]]:
@@ -156,10 +158,16 @@ def normalize_text(text: str) -> Normalized:
     """Build the normalized views of a canonical text with their offset maps (vectorized; ~ms per MB)."""
     n = len(text)
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    low = np.minimum(codes, 0xFFFF)
-    folded = np.where(codes > 0xFFFF, codes, _LUT[low])
-    counts = np.where(codes > 0xFFFF, 1, _COUNT[low])
-    if bool((counts != 1).any()):
+    astral = bool(codes.size) and int(codes.max()) > 0xFFFF
+    if astral:  # characters beyond the BMP (emoji…) pass through unchanged
+        low = np.minimum(codes, 0xFFFF)
+        folded = np.where(codes > 0xFFFF, codes, _LUT[low])
+    else:
+        folded = _LUT[codes]
+    if _RESIZING.search(text) is not None:  # dropped characters or ligatures: lengths change
+        counts = _COUNT[np.minimum(codes, 0xFFFF)]
+        if astral:
+            counts = np.where(codes > 0xFFFF, 1, counts)
         src = np.repeat(np.arange(n, dtype=np.int64), counts)
         t1 = folded[src]
         # Fill in the letters of expanded ligatures (rare: a Python loop over them is fine).
@@ -170,24 +178,28 @@ def normalize_text(text: str) -> Normalized:
                 for k, letter in enumerate(FOLDS[text[i]]):
                     t1[j + k] = ord(letter)
     else:
-        src = np.arange(n, dtype=np.int64)
+        src = None
         t1 = folded
-    folded_str = t1.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-    joins = _linebreak_hyphens(folded_str)
 
     is_ws = (t1 == _SPACE) | (t1 == _NL)
-    prev_ws = np.empty_like(is_ws)
-    if is_ws.size:
-        prev_ws[0] = False
-        prev_ws[1:] = is_ws[:-1]
-    keep = ~(is_ws & prev_ws)  # keep the first character of every whitespace run
-    for _h, a, b in joins:
-        keep[a:b] = False
-    out = np.where(t1 == _NL, _SPACE, t1).astype(np.uint32)
+    keep = np.ones(t1.shape, dtype=np.bool_)
+    if is_ws.size > 1:
+        keep[1:] = ~(is_ws[1:] & is_ws[:-1])  # keep the first character of every whitespace run
+    joins: list[tuple[int, int, int]] = []
+    hyphen_then_ws = np.flatnonzero((t1[:-1] == _HYPHEN) & is_ws[1:]) if t1.size > 1 else np.array([])
+    if hyphen_then_ws.size:
+        joins = _linebreak_hyphens(t1.tobytes().decode("utf-32-le", "surrogatepass"))
+        for _h, a, b in joins:
+            keep[a:b] = False
+    out = t1  # a fresh array (the fold lookup copied it): safe to edit in place
+    out[t1 == _NL] = _SPACE
 
     def view(mask: npt.NDArray[np.bool_]) -> NormalizedView:
         s = out[mask].tobytes().decode("utf-32-le", "surrogatepass")
-        pos = np.append(src[mask], n).astype(np.int64)
+        idx = np.flatnonzero(mask)
+        pos = np.empty(idx.size + 1, dtype=np.int64)
+        pos[:-1] = idx if src is None else src[idx]
+        pos[-1] = n
         return NormalizedView(text=s, pos=pos)
 
     view_a = view(keep)
