@@ -172,7 +172,7 @@ def evaluate_retrieval(
             "recall@3": sum(b for _, b in rows) / len(rows),
         }
 
-    categories = []
+    categories: list[dict[str, Any]] = []
     for category, question in QUESTIONS.items():
         present = len(hits["keywords"][category])
         categories.append(

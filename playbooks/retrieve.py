@@ -57,19 +57,21 @@ MIN_SECTIONS = 4
 
 _STEMMER = Stemmer.Stemmer("english")
 _WORD = re.compile(r"[A-Za-z0-9]+")
-_FILLER = frozenset(
-    "the a an our their my your his her its it this that these those them they we us you i of".split()
-)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_FILLER = _words("the a an our their my your his her its it this that these those them they we us you i of")
 #: Words of asking, not of the subject: dropped from the asker's terms ("how much can we …").
-_QUESTION_WORDS = frozenset(
+_QUESTION_WORDS = _words(
     "can could would should may might must much many what which who whom whose how when where why "
     "do does did done happen happens happened go goes going get gets deal contract agreement say says "
-    "tell allowed able anything something someone thing things".split()
+    "tell allowed able anything something someone thing things"
 )
 #: Drafting words on nearly every line of a contract: a bridge adding them adds only noise.
-_DRAFTING_WORDS = frozenset(
-    "shall will may party parties agreement hereof herein hereunder thereof such".split()
-)
+_DRAFTING_WORDS = _words("shall will may party parties agreement hereof herein hereunder thereof such")
 _DEFINITIONAL = re.compile(
     r"\b(?:what\s+(?:does|do|did)\b.*\bmean|meaning\s+of|definition|defined?|what\s+is\s+meant|"
     r"what\s+counts\s+as|means?\s*\?)",
@@ -424,12 +426,12 @@ def build_units(document: Document, *, prefix: str = "") -> list[Unit]:
     units: list[Unit] = []
     seen: dict[str, int] = {}
     para_no = 0
-    for a, b, s in raw:
+    for a, b, own in raw:
         containing = (
             [c for c in document.sections if c.start <= a and b <= c.end] if document.sections else []
         )
         containing.sort(key=lambda c: (c.level, -c.start))
-        inner = containing[-1] if containing else s
+        inner = containing[-1] if containing else own
         context = " ".join(h for h in (c.heading for c in containing) if h)
         if inner is not None:
             label = inner.label
