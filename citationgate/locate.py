@@ -67,6 +67,7 @@ class QuoteIndex:
         self.text = text
         self.normalized: Normalized = normalize_text(text)
         self._word_index: _WordIndex | None = None
+        self._lowered: str | None = None
 
     def find_exact(self, quote: str) -> list[Span]:
         """Every occurrence of `quote`, whitespace-flexible and typographic-tolerant, case-sensitive.
@@ -120,6 +121,15 @@ class QuoteIndex:
                             if span is not None:
                                 found[i].add(span)
         return [sorted(f) for f in found]
+
+    def differs_only_in_case(self, quote: str) -> bool:
+        """True if the quote occurs once capitalisation is ignored (said of a failed quote, never a match)."""
+        needle = normalize_quote(quote).lower()
+        if not needle:
+            return False
+        if self._lowered is None:
+            self._lowered = self.normalized.a.text.lower()
+        return needle in self._lowered
 
     # ── fuzzy fallback ───────────────────────────────────────────────────────────────────────
     def _words(self) -> _WordIndex:
@@ -449,6 +459,7 @@ __all__ = [
     "FUZZY_MIN_SIMILARITY",
     "FUZZY_MIN_WORDS",
     "FUZZY_TIME_LIMIT_S",
+    "NEGATIONS",
     "FuzzyOutcome",
     "QuoteIndex",
     "Span",

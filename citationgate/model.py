@@ -116,6 +116,9 @@ class VerifiedQuote:
     suffix: str
     utf16_start: int
     utf16_end: int
+    #: For a quote that marked omissions with an ellipsis: the verbatim pieces, in order, inside
+    #: `[start, end)`; the text between them is the omitted gap (shown, never hidden).
+    segments: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def at(
@@ -127,10 +130,13 @@ class VerifiedQuote:
         match: MatchType = MatchType.EXACT,
         similarity: float = 1.0,
         context: int = 40,
+        segments: tuple[tuple[int, int], ...] = (),
     ) -> VerifiedQuote:
         text = document.text
         if not (0 <= start < end <= len(text)):
             raise ValueError(f"span [{start}, {end}) is outside the text (length {len(text)})")
+        if segments and not all(start <= a < b <= end for a, b in segments):
+            raise ValueError(f"segments {segments} are not inside [{start}, {end})")
         section = document.section_at(start)
         utf16_start = _utf16_len(text[:start])
         return cls(
@@ -145,6 +151,7 @@ class VerifiedQuote:
             suffix=text[end : end + context],
             utf16_start=utf16_start,
             utf16_end=utf16_start + _utf16_len(text[start:end]),
+            segments=tuple(segments),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,6 +167,7 @@ class VerifiedQuote:
             "page": self.page,
             "prefix": self.prefix,
             "suffix": self.suffix,
+            "segments": [list(seg) for seg in self.segments],
         }
 
 
@@ -203,6 +211,7 @@ class CitationResult:
                 {"start": o.start, "end": o.end, "section": o.section, "page": o.page}
                 for o in self.occurrences
             ],
+            "segments": [list(seg) for seg in q.segments] if q else [],
             "flags": list(self.flags),
             "reason": self.reason,
         }
