@@ -425,7 +425,10 @@ def meaning_differences(quote_words: Sequence[str], doc_words: Sequence[str]) ->
             cq, cd = _core(q).lower(), _core(d).lower()
             if cq == cd:
                 continue  # punctuation only
-            problems.extend(f"'{w}' differs and is {why}" for w in (q, d) if (why := _meaning_of(w)))
+            meaning = [f"'{w}' differs and is {why}" for w in (q, d) if (why := _meaning_of(w))]
+            problems.extend(meaning)
+            if meaning:
+                continue
             if any(b == p + a for a, b in ((cq, cd), (cd, cq)) for p in _NEG_PREFIXES):
                 problems.append(f"'{q}' / '{d}' differ by a negating prefix")
             elif not (cq in ARTICLES and cd in ARTICLES) and fuzz.ratio(cq, cd) < SLIP_SIMILARITY * 100:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
 from citationgate.cli import ask as _ask  # noqa: F401  (registers commands)
+from citationgate.cli import gate as _gate  # noqa: F401  (registers commands)
+from citationgate.cli import review as _review  # noqa: F401  (registers commands)
 from citationgate.cli.app import app
 
 

@@ -1,0 +1,308 @@
+"""`citationgate verify`, `citationgate findings` and `citationgate audit`.
+
+What appears in quotation marks in the table output is always the document's own text at the
+verified offsets (whitespace runs shown as one space); a proposer's wording is never quoted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from citationgate.cli.app import EXIT_GATE, DbOption, Format, ReportFormat, app, emit_json, fail, info
+from citationgate.errors import ProposalError
+from citationgate.gate import gate
+from citationgate.proposals import parse_proposals
+from citationgate.store import Store
+from citationgate.versions import ingest_file
+from ingest.errors import MissingFileError
+
+EXIT_AUDIT = 7
+
+
+def read_proposals_file(path: Path) -> object:
+    """Decode a proposals file; errors name the file (`ProposalError`, exit 4)."""
+    name = path.name
+    if not path.is_file():
+        raise MissingFileError(f"{name}: no such file")
+    try:
+        raw = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ProposalError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise MissingFileError(f"{name}: cannot be read ({exc.strerror})") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ProposalError(
+            f"{name}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+
+
+@app.command()
+def verify(
+    proposals_file: Annotated[
+        Path, typer.Argument(metavar="PROPOSALS.json", help="Proposals from an outside agent (JSON).")
+    ],
+    doc: Annotated[Path, typer.Option("--doc", help="The contract the proposals are about.")],
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 if any finding was rejected (for pipelines).")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Gate an outside agent's proposals: every quote located verbatim at real offsets, or rejected.
+
+    Ingests the document (or reuses the stored version with the same bytes), verifies every
+    citation, stores the result as a review with its audit entries, and prints the findings.
+    Exits 4 for malformed proposals, 5 for a withheld document, 1 with --strict when anything was
+    rejected.
+    """
+    proposals = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
+    store = Store.open(db)
+    version, reused = ingest_file(store, doc)
+    document = version.document
+    if reused:
+        info(f"{document.name}: reusing stored version {version.id} (same bytes)")
+    result = gate(document, proposals)
+    findings = [f.to_dict() for f in result.findings]
+    counts = _counts(findings)
+    record = store.write_review(
+        kind="verify",
+        document=document,
+        version_id=version.id,
+        findings=findings,
+        audit=result.audit,
+        summary={"proposals_file": proposals_file.name, "counts": counts},
+    )
+    if fmt is Format.json:
+        emit_json(
+            {
+                "review": {"id": record.id, "kind": record.kind, "created_at": record.created_at.isoformat()},
+                "document": {
+                    "name": document.name,
+                    "text_sha256": document.text_sha256,
+                    "status": document.status,
+                },
+                "findings": findings,
+            }
+        )
+    else:
+        typer.echo(
+            f"review {record.id} (verify)  {document.name}  sha256 {document.text_sha256[:12]}  "
+            f"{document.status}"
+        )
+        for line in render_findings(findings):
+            typer.echo(line)
+        typer.echo(_summary_line(counts))
+    if strict and counts.get("rejected", 0):
+        raise typer.Exit(EXIT_GATE)
+
+
+@app.command()
+def findings(
+    review_id: Annotated[
+        int | None, typer.Argument(metavar="REVIEW_ID", help="A review id (see --list).")
+    ] = None,
+    list_reviews: Annotated[bool, typer.Option("--list", help="List stored reviews instead.")] = False,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="table, json or md.")] = ReportFormat.table,
+    db: DbOption = None,
+) -> None:
+    """Print a stored review's findings (`findings REVIEW_ID`), or list reviews (`findings --list`)."""
+    store = Store.open(db)
+    if list_reviews or review_id is None:
+        if not list_reviews:
+            fail("give a REVIEW_ID, or --list to see the stored reviews", code=2)
+        rows = store.list_reviews()
+        if fmt is ReportFormat.json:
+            emit_json({"reviews": rows})
+            return
+        if not rows:
+            typer.echo("No reviews stored yet. Run `citationgate verify` or `citationgate review`.")
+            return
+        typer.echo(f"{'id':>4}  {'kind':<9} {'document':<36} {'findings':>8}  {'playbook':<24} created")
+        for r in rows:
+            typer.echo(
+                f"{r['id']:>4}  {r['kind']:<9} {str(r['document'])[:36]:<36} {r['findings']:>8}  "
+                f"{str(r['playbook'] or '-')[:24]:<24} {r['created_at'][:19]}"
+            )
+        return
+    record = store.get_review(review_id)
+    doc = record.version.document
+    if fmt is ReportFormat.json:
+        emit_json(
+            {
+                "review": {
+                    "id": record.id,
+                    "kind": record.kind,
+                    "created_at": record.created_at.isoformat(),
+                    "parent_review_id": record.parent_review_id,
+                    "playbook": (
+                        {
+                            "id": record.playbook_id,
+                            "version": record.playbook_version,
+                            "sha256": record.playbook_sha256,
+                        }
+                        if record.playbook_id
+                        else None
+                    ),
+                },
+                "document": {"name": doc.name, "text_sha256": doc.text_sha256, "status": doc.status},
+                "findings": record.findings,
+            }
+        )
+        return
+    counts = _counts(record.findings)
+    if fmt is ReportFormat.md:
+        typer.echo(f"# Review {record.id} ({record.kind}): {doc.name}\n")
+        typer.echo(f"Document SHA-256 `{doc.text_sha256}`, status {doc.status}.\n")
+        for line in render_markdown(record.findings):
+            typer.echo(line)
+        typer.echo(f"\n{_summary_line(counts)}")
+        return
+    typer.echo(f"review {record.id} ({record.kind})  {doc.name}  sha256 {doc.text_sha256[:12]}  {doc.status}")
+    for line in render_findings(record.findings):
+        typer.echo(line)
+    typer.echo(_summary_line(counts))
+
+
+@app.command()
+def audit(
+    check: Annotated[
+        bool, typer.Option("--check", help="Verify the hash chain; exit 7 at the first broken link.")
+    ] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Show only the last N entries.")] = None,
+    db: DbOption = None,
+) -> None:
+    """List the audit log (every gate decision), or check that its hash chain is intact."""
+    store = Store.open(db)
+    if check:
+        count, broken = store.check_audit()
+        if fmt is Format.json:
+            emit_json(
+                {
+                    "intact": broken is None,
+                    "entries": count,
+                    "broken_at": broken.entry_id if broken else None,
+                    "reason": broken.reason if broken else None,
+                }
+            )
+            if broken is not None:
+                raise typer.Exit(EXIT_AUDIT)
+            return
+        if broken is not None:
+            fail(f"audit chain broken at entry {broken.entry_id}: {broken.reason}", code=EXIT_AUDIT)
+        typer.echo(f"audit chain intact: {count} entries")
+        return
+    entries = store.audit_entries(limit=limit)
+    if fmt is Format.json:
+        emit_json({"entries": entries})
+        return
+    if not entries:
+        typer.echo("The audit log is empty.")
+        return
+    typer.echo(f"{'id':>5}  {'at':<19}  {'action':<9} {'result':<12} {'actor':<20} {'proposal':<10} reason")
+    for e in entries:
+        proposal = str(e["payload"].get("proposal_id", "")) if isinstance(e["payload"], dict) else ""
+        typer.echo(
+            f"{e['id']:>5}  {e['at'][:19]:<19}  {e['action']:<9} {e['result']:<12} "
+            f"{e['actor'][:20]:<20} {proposal[:10]:<10} {_one_line(e['reason'], 90)}"
+        )
+
+
+# ── rendering (over finding dicts, so stored reviews print the same way) ─────────────────────────
+_MARK = {"verified": "✓", "ambiguous": "?", "failed": "✗", "rejected": "✗", "unverifiable": "…"}
+
+
+def _counts(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {"verified": 0, "needs_review": 0, "rejected": 0}
+    for f in findings:
+        status = str(f.get("status"))
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def _summary_line(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if n or k != "needs_review")
+
+
+def _one_line(text: str, width: int | None = None) -> str:
+    flat = " ".join(str(text).split())
+    if width is not None and len(flat) > width:
+        return flat[: width - 1] + "…"
+    return flat
+
+
+def _where(c: Mapping[str, Any]) -> str:
+    section = c.get("section")
+    page = c.get("page")
+    sec = f"§ {section}" if section else "§ -"
+    pg = f"p. {page}" if page is not None else "p. n/a"
+    return f"{sec}  {pg}  [{c.get('start')}, {c.get('end')})"
+
+
+def render_findings(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """Terminal lines for findings: status, then each citation with the document's own words."""
+    for f in findings:
+        yield ""
+        head = f"{f.get('id')}  {str(f.get('status')).upper():<12} supervision {f.get('supervision')}"
+        if f.get("rule"):
+            head += f"  rule {f['rule']}"
+        if f.get("severity"):
+            head += f"  severity {f['severity']}"
+        yield head
+        yield f"    claim: {_one_line(str(f.get('claim', '')))}"
+        if f.get("evidence") == "absence":
+            searched = f.get("searched") or {}
+            yield "    evidence: ABSENCE — not quote-verified"
+            yield f"    requirement: {searched.get('requirement', '')}"
+            yield f"    searched: {', '.join(searched.get('searched', [])) or '(nothing stated)'}"
+            continue
+        citations = f.get("citations") or []
+        if not citations:
+            yield f"    {f.get('reason')}"
+        for c in citations:
+            status = str(c.get("status"))
+            mark = _MARK.get(status, "-")
+            if c.get("text") is not None:
+                yield f"    {mark} {status} ({c.get('match')})  {_where(c)}"
+                yield f'      "{_one_line(str(c["text"]))}"'
+            elif status == "ambiguous":
+                occ = c.get("occurrences") or []
+                yield f"    {mark} ambiguous: {len(occ)} occurrences, pinpoint ambiguous"
+                for o in occ[:5]:
+                    yield f"      at {_where(o)}"
+                if len(occ) > 5:
+                    yield f"      … {len(occ) - 5} more"
+            else:
+                yield f"    {mark} {status}: {_one_line(str(c.get('reason', '')))}"
+                yield f"      proposed (not the document's words): {_one_line(str(c.get('quote', '')), 100)}"
+            for flag in c.get("flags") or []:
+                yield f"      flag: {flag}"
+
+
+def render_markdown(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """Markdown for findings; the quoted text is the document's own words."""
+    for f in findings:
+        yield f"## {f.get('id')} — {f.get('status')} (supervision {f.get('supervision')})\n"
+        yield f"{_one_line(str(f.get('claim', '')))}\n"
+        if f.get("evidence") == "absence":
+            searched = f.get("searched") or {}
+            terms = ", ".join(searched.get("searched", []))
+            yield "**Absence finding — not quote-verified.** "
+            yield f"Searched for {searched.get('requirement', '')}: {terms}.\n"
+            continue
+        for c in f.get("citations") or []:
+            if c.get("text") is not None:
+                yield f"- {c.get('status')} ({c.get('match')}), {_where(c)}:"
+                yield f"  > {_one_line(str(c['text']))}"
+            else:
+                yield f"- {c.get('status')}: {_one_line(str(c.get('reason', '')))}"
+            for flag in c.get("flags") or []:
+                yield f"  - flag: {flag}"
+        yield ""
