@@ -29,6 +29,8 @@ Source markup (one block per paragraph, blocks separated by a blank line):
     ~                     at the start of a block: the whole paragraph is deleted in the redline
 """
 
+# ruff: noqa: E501  (the OOXML parts below are kept as Word writes them, one element per line)
+
 from __future__ import annotations
 
 import re
@@ -514,7 +516,9 @@ def build() -> list[Path]:
     out += [HERE / "northwind_msa.docx", HERE / "northwind_msa_redline.docx"]
 
     harbor = prepare("harbor_msa.md")
-    render_pdf(harbor, HERE / "harbor_msa.pdf", header="Harbor Point Logistics, Inc. - Master Services Agreement")
+    render_pdf(
+        harbor, HERE / "harbor_msa.pdf", header="Harbor Point Logistics, Inc. - Master Services Agreement"
+    )
     out.append(HERE / "harbor_msa.pdf")
 
     meridian = prepare("meridian_msa.md")
