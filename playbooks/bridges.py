@@ -135,7 +135,7 @@ def _parse_bridges(data: object, source: str) -> dict[str, _BridgeSpec]:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise BridgeError(
-            f"{source}: bridges.{where}: {err['msg']} "
+            f"{source}: {where}: {err['msg']} "
             "(expected `bridges: {name: {when: [phrases], means: [phrases]}}`)"
         ) from None
 

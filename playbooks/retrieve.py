@@ -168,9 +168,11 @@ class ClauseRetriever:
         tokens = bm25s.tokenize(
             index_texts or [""], stopwords="en", stemmer=STEMMER, return_ids=False, show_progress=False
         )
-        token_lists = [list(t) for t in tokens]
-        retriever = bm25s.BM25()
-        retriever.index(token_lists, show_progress=False)
+        token_lists = [list(t) for t in tokens][: len(units)]
+        retriever: bm25s.BM25 | None = None
+        if any(token_lists):  # bm25s cannot index a corpus without a single word
+            retriever = bm25s.BM25()
+            retriever.index(token_lists, show_progress=False)
         self._index = _Index(
             units=units,
             texts=texts,
@@ -199,11 +201,13 @@ class ClauseRetriever:
         by_weight: dict[float, list[str]] = {}
         for term, w in query.weights.items():
             by_weight.setdefault(w, []).append(term)
-        vocab = self._index.retriever.vocab_dict
+        retriever = self._index.retriever
+        if retriever is None:
+            return total
         for w, terms in by_weight.items():
-            known = [t for t in terms if t in vocab]
+            known = [t for t in terms if t in retriever.vocab_dict]
             if known and n:
-                total += w * np.asarray(self._index.retriever.get_scores(known), dtype=np.float64)[:n]
+                total += w * np.asarray(retriever.get_scores(known), dtype=np.float64)[:n]
         return total
 
     def search(

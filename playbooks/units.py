@@ -73,7 +73,8 @@ def _split(text: str, start: int, end: int, *, target: int = TARGET_UNIT_CHARS) 
         if len(pieces) > 1:
             break
     if not pieces:
-        pieces = [(start, end)]
+        a, b = _trim(text, start, end)
+        pieces = [(a, b)] if b > a else []
     merged: list[tuple[int, int]] = []
     for a, b in pieces:
         if merged and (merged[-1][1] - merged[-1][0] < 150 or b - merged[-1][0] <= target):

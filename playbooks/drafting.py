@@ -1,0 +1,249 @@
+"""Document-wide drafting checks that are fully verifiable from the text itself.
+
+- `placeholders`: "[●]", "[•]", "[insert …]", "[TBD]" left in the text.
+- `number_words`: a number in words that disagrees with its digits ("thirty (60) days").
+- `cross_references`: "Section 14.3" where the document has no section 14.3.
+- `undefined_terms`: a capitalised term used as a defined term but never defined.
+- `unused_terms`: a term defined but never used.
+
+Each problem is one `ClauseOutcome` quoting the passage where it occurs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ingest.document import Document
+from ingest.sections import roman_to_int
+from playbooks.extract import US_STATES, number_conflicts
+from playbooks.outcome import ClauseOutcome, QuoteRef
+from playbooks.passages import Passages
+
+__all__ = ["CHECK_TITLES", "drafting_outcomes"]
+
+CHECK_TITLES = {
+    "placeholders": "Placeholder left in the draft",
+    "number_words": "Number in words disagrees with its digits",
+    "cross_references": "Cross-reference to a section that does not exist",
+    "undefined_terms": "Capitalised term used but never defined",
+    "unused_terms": "Defined term never used",
+}
+_GUIDANCE = {
+    "placeholders": "Complete or delete every placeholder before signature; a blank term is not agreed.",
+    "number_words": "Make the words and the digits agree; courts differ on which one prevails.",
+    "cross_references": "Fix the reference: the clause it points to is not in this document.",
+    "undefined_terms": "Define the term or use plain words; an undefined capitalised term invites dispute.",
+    "unused_terms": "Delete the definition or use the term; unused definitions suggest a clause was removed.",
+}
+
+_PLACEHOLDER = re.compile(
+    r"\[\s*(?:[●•·◼■□…]+|\.{2,}|_{2,}|x{2,}|insert\b[^\]\n]{0,60}|tbd|tbc|to\s+be\s+(?:confirmed|determined|agreed)"
+    r"|date|name|amount|address|number|party|company|client|customer|supplier|vendor|●[^\]\n]{0,40})\s*\]",
+    re.IGNORECASE,
+)
+_XREF = re.compile(
+    r"\b(?P<kind>Sections?|SECTIONS?|Clauses?|CLAUSES?|Articles?|ARTICLES?)\s+(?P<num>\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6})\b"
+    r"(?P<sub>(?:\([a-zA-Z0-9]{1,4}\))*)"
+)
+_XREF_ELSEWHERE = re.compile(
+    r"\s*(?:of|in|to|under)\s+(?:the\s+)?"
+    r"(?:[A-Z][A-Za-z.&]*|this\s+(?:Schedule|Exhibit|Annex|Appendix|Attachment|SOW|Statement))"
+)
+_DEF_MEANS = re.compile(
+    r"[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”]\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
+    r"(?:means|shall\s+mean|(?:has|have|shall\s+have)\s+the\s+meaning|refers\s+to|includes)\b"
+)
+_DEF_PAREN = re.compile(
+    r"\((?:[^()\"“”]{0,40}?\b(?:the|each|a|an|as|hereinafter(?:\s+referred\s+to\s+as)?|collectively|together)\s+)?"
+    r"(?:[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”])"
+    r"(?:\s*(?:or|and)\s+[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”])?\s*\)"
+)
+_CANDIDATE = re.compile(r"(?<=[a-z,] )([A-Z][a-z]{2,}(?: (?:of |and )?[A-Z][a-z]{2,}){0,3})\b")
+_STOP = {
+    "This", "The", "Such", "Each", "Any", "All", "Agreement", "Section", "Sections", "Clause", "Article",
+    "Schedule", "Exhibit", "Annex", "Appendix", "Party", "Parties",
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
+    "Thursday", "Friday", "Saturday", "Sunday", "State", "States", "United", "Court", "Courts", "Inc", "Ltd",
+    "Limited", "Company", "Corporation", "Act", "Code", "Regulation", "Directive", "Commission", "Internet",
+    "English", "Dollars", "Chapter", "Exchange", "Securities", "Federal", "Government", "Parliament",
+}  # fmt: skip
+_PROPER = set(US_STATES) | {
+    "New York",
+    "England",
+    "Wales",
+    "United States",
+    "United Kingdom",
+    "European Union",
+}
+
+
+def _quote(doc: Document, passages: Passages, start: int, end: int) -> QuoteRef | None:
+    p = passages.items[passages.index_at(start)] if passages.items else None
+    a, b = (p.start, p.end) if p is not None and p.start <= start and end <= p.end else (start, end)
+    if b - a > 500:  # a window of the passage around the problem
+        a = max(a, start - 200)
+        b = min(b, end + 200)
+        while a > 0 and not doc.text[a - 1].isspace() and a > start - 260:
+            a -= 1
+        while b < len(doc.text) and not doc.text[b].isspace() and b < end + 260:
+            b += 1
+    while a < b and doc.text[a].isspace():
+        a += 1
+    while b > a and doc.text[b - 1].isspace():
+        b -= 1
+    if b - a < 10:
+        a, b = max(0, start - 20), min(len(doc.text), end + 20)
+        while a < b and doc.text[a].isspace():
+            a += 1
+        while b > a and doc.text[b - 1].isspace():
+            b -= 1
+    if b - a < 10:
+        return None
+    s = doc.section_at(a)
+    return QuoteRef(text=doc.text[a:b], start=a, end=b, section=s.label if s else None)
+
+
+def _outcome(name: str, setting: Any, claim: str, quote: QuoteRef | None, reason: str) -> ClauseOutcome:
+    return ClauseOutcome(
+        rule=name,
+        title=CHECK_TITLES[name],
+        outcome=setting.outcome,
+        severity=setting.severity,
+        claim=claim,
+        quotes=(quote,) if quote else (),
+        guidance=_GUIDANCE[name],
+        reason=reason,
+    )
+
+
+def _section_numbers(doc: Document) -> set[str]:
+    nums: set[str] = set()
+    for s in doc.sections:
+        label = re.sub(r"^(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+", "", s.label).rstrip(".")
+        if re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):
+            nums.add(".".join(str(int(x)) for x in label.split(".")))
+        elif (n := roman_to_int(label)) is not None and s.kind == "article":
+            nums.add(str(n))
+    return nums
+
+
+def _definitions(text: str) -> dict[str, list[tuple[int, int]]]:
+    defs: dict[str, list[tuple[int, int]]] = {}
+    for rx in (_DEF_MEANS, _DEF_PAREN):
+        for m in rx.finditer(text):
+            for g in range(1, (m.lastindex or 1) + 1):
+                term = m.group(g)
+                if term and len(term) <= 60:
+                    defs.setdefault(term.strip(), []).append((m.start(g), m.end(g)))
+    return defs
+
+
+def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, Any]) -> list[ClauseOutcome]:
+    """Run the drafting checks named in `settings` (a playbook's `document_checks`)."""
+    text = doc.text
+    out: list[ClauseOutcome] = []
+    if (s := settings.get("placeholders")) is not None:
+        for m in list(_PLACEHOLDER.finditer(text))[: s.limit]:
+            q = _quote(doc, passages, m.start(), m.end())
+            out.append(
+                _outcome(
+                    "placeholders",
+                    s,
+                    f"A placeholder “{m.group()}” is left in the text.",
+                    q,
+                    f"placeholder {m.group()!r} at {m.start()}",
+                )
+            )
+    if (s := settings.get("number_words")) is not None:
+        for c in number_conflicts(text)[: s.limit]:
+            q = _quote(doc, passages, c.start, c.end)
+            said = " ".join(text[c.start : c.end].split())
+            claim = f"“{said}”: the words say {c.words:g} but the digits say {c.digits:g}."
+            out.append(_outcome("number_words", s, claim, q, f"words {c.words:g} ≠ digits {c.digits:g}"))
+    if (s := settings.get("cross_references")) is not None:
+        nums = _section_numbers(doc)
+        if len(nums) >= 3:
+            seen: set[str] = set()
+            n_found = 0
+            for m in _XREF.finditer(text):
+                raw = m["num"]
+                num = (
+                    str(roman_to_int(raw))
+                    if raw[0] in "IVXLC"
+                    else ".".join(str(int(x)) for x in raw.split("."))
+                )
+                if num in nums or any(n.startswith(num + ".") for n in nums) or num in seen:
+                    continue
+                if _XREF_ELSEWHERE.match(text, m.end()) or text[m.end() : m.end() + 1].isalpha():
+                    continue
+                seen.add(num)
+                q = _quote(doc, passages, m.start(), m.end())
+                claim = f"“{m.group()}” is referred to, but the document has no section {num}."
+                out.append(_outcome("cross_references", s, claim, q, f"no section labelled {num}"))
+                n_found += 1
+                if n_found >= s.limit:
+                    break
+    need_terms = settings.get("undefined_terms") is not None or settings.get("unused_terms") is not None
+    if need_terms:
+        defs = _definitions(text)
+        if (s := settings.get("unused_terms")) is not None:
+            n_found = 0
+            for term, places in defs.items():
+                uses = len(re.findall(rf"(?<![\w\-]){re.escape(term)}(?:s|es|’s|'s)?(?![\w\-])", text))
+                if uses <= len(places):
+                    a, b = places[0]
+                    q = _quote(doc, passages, a, b)
+                    out.append(
+                        _outcome(
+                            "unused_terms",
+                            s,
+                            f"“{term}” is defined but never used.",
+                            q,
+                            f"{uses} occurrence(s), all definitions",
+                        )
+                    )
+                    n_found += 1
+                    if n_found >= s.limit:
+                        break
+        if (s := settings.get("undefined_terms")) is not None and len(defs) >= 5:
+            out.extend(_undefined(doc, passages, defs, s))
+    return out
+
+
+def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: Any) -> list[ClauseOutcome]:
+    text = doc.text
+    defined = set(defs) | {d.rstrip("s") for d in defs} | {d + "s" for d in defs}
+    lower_words = set(re.findall(r"\b[a-z]{3,}\b", text))
+    counts: Counter[str] = Counter()
+    first: dict[str, tuple[int, int]] = {}
+    for m in _CANDIDATE.finditer(text):
+        phrase = m.group(1)
+        counts[phrase] += 1
+        first.setdefault(phrase, (m.start(1), m.end(1)))
+    out: list[ClauseOutcome] = []
+    for phrase, n in counts.most_common():
+        if n < 3 or len(out) >= s.limit:
+            break
+        words = [w for w in phrase.split() if w not in ("of", "and")]
+        if phrase in defined or phrase in _PROPER or any(w in _STOP for w in words):
+            continue
+        if any(d in phrase for d in defined if len(d) > 3):
+            continue
+        if not all(w.lower() in lower_words for w in words):
+            continue
+        a, b = first[phrase]
+        q = _quote(doc, passages, a, b)
+        out.append(
+            _outcome(
+                "undefined_terms",
+                s,
+                f"“{phrase}” is capitalised as a defined term ({n} uses) but is never defined.",
+                q,
+                f"{n} capitalised uses; no definition found",
+            )
+        )
+    return out

@@ -1,0 +1,632 @@
+"""Document + playbook → one `ClauseOutcome` per clause type, cross-clause check and drafting problem.
+
+For each clause: **locate** (a section whose heading matches, or the passages where the clause's patterns
+occur; the whole text is searched — body, tables, schedules, footnotes), **extract** typed values from the
+located passages only, each with its span, then **decide** in a fixed order: not applicable → missing (or
+referenced but not provided) → unparseable (`needs_review`) → unacceptable → standard → fallbacks by rank →
+otherwise. An unacceptable position that cannot be checked because a value is missing blocks standard: the
+outcome is `needs_review`, never a silent pass. Quotes are the passages (one to a few sentences) that
+carry the decisive language and every value the claim states.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.document import Document
+from playbooks.drafting import drafting_outcomes
+from playbooks.extract import (
+    Hit,
+    find_bool,
+    find_durations,
+    find_enum,
+    find_jurisdictions,
+    find_money,
+    find_percents,
+    find_set,
+)
+from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
+from playbooks.passages import Passages
+from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.schema import CompiledCheck, CompiledClause, CompiledField, CompiledPosition, Playbook
+
+__all__ = ["DEFAULT_SEVERITY", "coverage_of", "run_playbook"]
+
+DEFAULT_SEVERITY: Mapping[str, str] = {
+    "standard": "info",
+    "fallback": "medium",
+    "unacceptable": "high",
+    "needs_review": "medium",
+    "missing": "high",
+    "referenced_not_provided": "high",
+    "not_applicable": "info",
+}
+MAX_QUOTE = 700  # characters; longer passages are trimmed to a window around the decisive words
+MAX_QUOTES = 4
+_REGION_MAX = 6000  # a section longer than this is too broad to stand for one clause found by pattern
+
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    start: int
+    end: int
+    passages: tuple[int, ...]  # indices into Passages
+    anchor: int  # the passage with the clause's decisive language
+    via: str  # "heading" | "pattern"
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    ev: ExtractedValue
+    passage: int  # the passage it was read from
+    conflict: str | None
+    inferred: bool  # a default: no cue was found in the passages read
+
+
+class _Context:
+    """Per-document state shared by all clauses: passages, section headings, coverage."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.passages = Passages(doc.text)
+        self.coverage = coverage_of(doc)
+        self.complete = doc.ready
+        self.heads: list[tuple[int, int, str]] = []  # section start, end, heading text (lower)
+        for s in doc.sections:
+            if s.kind == "definition":
+                continue
+            line_end = self.text.find("\n", s.start, s.end)
+            first = self.text[s.start : line_end if line_end != -1 else min(s.end, s.start + 160)][:160]
+            self.heads.append((s.start, s.end, f"{s.heading} {first}".lower()))
+        # passages that are headings, or that open with a run-in heading ("Governing Law. This …")
+        for p in self.passages.items:
+            lead = self.text[p.start : min(p.end, p.start + 80)]
+            if p.heading:
+                self.heads.append((p.start, self._heading_region_end(p.start, p.end), lead.lower()))
+            else:
+                m = re.match(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s", lead)
+                if m and len(m.group(1).split()) <= 7:
+                    self.heads.append((p.start, self._para_end(p.start), m.group(1).lower()))
+
+    def _para_end(self, start: int) -> int:
+        m = re.compile(r"\n[ \t\r]*\n").search(self.text, start)
+        return m.start() if m else len(self.text)
+
+    def _heading_region_end(self, start: int, end: int) -> int:
+        sec = self.doc.section_at(start)
+        if sec is not None and sec.start >= start - 12:
+            return sec.end
+        # an unnumbered heading: its text runs to the next heading passage
+        i = self.passages.index_at(end)
+        for q in self.passages.items[i + 1 :]:
+            if q.heading and q.start > end:
+                return q.start
+        return len(self.text)
+
+    def section_label(self, offset: int) -> str | None:
+        s = self.doc.section_at(offset)
+        return s.label if s else None
+
+
+def coverage_of(doc: Document) -> tuple[str, ...]:
+    """The parts of the document a whole-text search covers (the parts the document has)."""
+    kinds = {s.kind for s in doc.sections}
+    span_kinds = {s.kind for s in (*doc.generated, *doc.furniture)}
+    parts = ["body"]
+    if "table" in kinds or "table" in span_kinds or doc.metadata.get("tables"):
+        parts.append("tables")
+    if kinds & {"schedule", "exhibit"}:
+        parts.append("schedules")
+    if "footnote" in span_kinds or doc.metadata.get("footnotes"):
+        parts.append("footnotes")
+    if doc.furniture:
+        parts.append("headers_footers")
+    return tuple(parts)
+
+
+# ---------------------------------------------------------------------------------------------- locate
+
+
+def _hits(patterns: Sequence[re.Pattern[str]], text: str) -> int:
+    return sum(1 for p in patterns if p.search(text))
+
+
+def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
+    text = ctx.text
+    items = ctx.passages.items
+    best: tuple[float, _Region] | None = None
+
+    def excluded(i: int) -> bool:
+        p = items[i]
+        return bool(clause.exclude) and _hits(clause.exclude, text[p.start : p.end]) > 0
+
+    def anchor_of(idx: Sequence[int]) -> tuple[int, int]:
+        """The passage with the most pattern hits (ties: earliest); and that count."""
+        top, top_n = -1, 0
+        for i in idx:
+            p = items[i]
+            if p.heading or excluded(i):
+                continue
+            n = _hits(clause.patterns, text[p.start : p.end]) * 2 + _hits(
+                clause.bridges, text[p.start : p.end]
+            )
+            if n > top_n:
+                top, top_n = i, n
+        if top == -1:
+            top = next((i for i in idx if not items[i].heading and items[i].end - items[i].start >= 10), -1)
+        return top, top_n
+
+    for start, end, head in ctx.heads:
+        score = 0.0
+        for phrase, rx in zip(clause.headings, clause.heading_res, strict=True):
+            m = rx.search(head)
+            if m and m.start() < 40:
+                score = max(score, 10 + len(phrase.split()) * 2 + (3 if m.start() < 12 else 0))
+        if not score:
+            continue
+        idx = tuple(ctx.passages.within(start, end))
+        if not idx:
+            continue
+        anchor, n = anchor_of(idx)
+        if anchor == -1:
+            continue
+        region = _Region(start, end, idx, anchor, "heading")
+        total = score + min(n, 8)
+        if best is None or total > best[0]:
+            best = (total, region)
+
+    if clause.patterns:
+        for i, p in enumerate(items):
+            seg = text[p.start : p.end]
+            n = _hits(clause.patterns, seg)
+            if not n or excluded(i):
+                continue
+            score = n * 3 + _hits(clause.bridges, seg)
+            if best is not None and best[0] >= score + 10:
+                continue
+            sec = ctx.doc.section_at(p.start)
+            if sec is not None and sec.end - sec.start <= _REGION_MAX and sec.kind != "definition":
+                start, end = sec.start, sec.end
+            else:
+                start, end = p.start, p.end
+                # a passage ending with ':' carries its list
+                start, end = ctx.passages.with_list(i)
+            idx = tuple(ctx.passages.within(start, end)) or (i,)
+            region = _Region(start, end, idx, i, "pattern")
+            if best is None or score > best[0]:
+                best = (float(score), region)
+    return best[1] if best else None
+
+
+# ---------------------------------------------------------------------------------------------- extract
+
+
+def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
+    text = ctx.text
+    items = ctx.passages.items
+    idx = [i for i in region.passages if not items[i].heading]
+    if f.near:
+        idx = [i for i in idx if _hits(f.near, text[items[i].start : items[i].end])]
+    spec = f.spec
+    hit: Hit | None = None
+    at = -1
+    if spec.type == "set":
+        found: dict[str, Hit] = {}
+        first = -1
+        for i in idx:
+            a, b = ctx.passages.with_list(i) if f.after else (items[i].start, items[i].end)
+            for h in find_set(text[a:b], a, cues=f.cues, after=f.after):
+                if h.value not in found:
+                    found[h.value] = h
+                    first = i if first == -1 else first
+        if found:
+            ordered = sorted(found.values(), key=lambda h: h.start)
+            start, end = ordered[0].start, ordered[-1].end
+            values = [v for v in spec.values if v in found]
+            ev = ExtractedValue(value=values, text=text[start:end], start=start, end=end)
+            return _Value(ev, ctx.passages.index_at(start), None, False)
+        base = idx[0] if idx else region.anchor
+        return _default(ctx, base, spec.default if spec.default is not None else [])
+    for i in idx:
+        p = items[i]
+        seg = text[p.start : p.end]
+        hs: list[Hit] = []
+        if spec.type == "money":
+            hs = find_money(seg, p.start)
+        elif spec.type == "duration":
+            hs = find_durations(seg, p.start, unit=spec.unit or "days")
+        elif spec.type == "percent":
+            hs = find_percents(seg, p.start)
+        elif spec.type == "jurisdiction":
+            hs = find_jurisdictions(seg, p.start)
+        elif spec.type == "bool":
+            bh = find_bool(seg, p.start, true_if=f.true_if, false_if=f.false_if)
+            hs = [bh] if bh else []
+        elif spec.type == "enum":
+            e = find_enum(seg, p.start, cues=f.cues)
+            hs = [e] if e else []
+        elif spec.type == "text" and f.pattern is not None:
+            m = f.pattern.search(seg)
+            if m:
+                g = 1 if m.groups() and m.group(1) else 0
+                hs = [Hit(value=m.group(g), start=p.start + m.start(g), end=p.start + m.end(g))]
+        if hs:
+            hit = _closest(hs, f.closest_to, seg, p.start) if len(hs) > 1 and f.closest_to else hs[0]
+            at = i
+            break
+    if hit is None:
+        if spec.default is not None and (idx or region.anchor >= 0):
+            return _default(ctx, idx[0] if idx else region.anchor, spec.default)
+        return None
+    ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
+    return _Value(ev, at, hit.conflict, False)
+
+
+def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, base: int) -> Hit:
+    """Of several values in one passage, the one nearest a cue (ties: the earliest)."""
+    spans = [(base + m.start(), base + m.end()) for rx in cues for m in rx.finditer(seg)]
+    if not spans:
+        return hits[0]
+
+    def distance(h: Hit) -> int:
+        return min(max(a - h.end, h.start - b, 0) for a, b in spans)
+
+    return min(hits, key=lambda h: (distance(h), h.start))
+
+
+def _default(ctx: _Context, i: int, value: Any) -> _Value:
+    p = ctx.passages.items[i]
+    ev = ExtractedValue(value=value, text=ctx.text[p.start : p.end], start=p.start, end=p.end)
+    return _Value(ev, i, None, True)
+
+
+# ---------------------------------------------------------------------------------------------- quotes
+
+
+def _quote(ctx: _Context, i: int, focus: tuple[int, int] | None = None) -> QuoteRef | None:
+    p = ctx.passages.items[i]
+    start, end = p.start, p.end
+    if end - start > MAX_QUOTE:
+        fa, fb = focus if focus else (start, start)
+        half = max((MAX_QUOTE - (fb - fa)) // 2, 60)
+        start = max(start, fa - half)
+        end = min(end, max(fb, start) + half + (fb - fa))
+        # snap to word boundaries inside the passage
+        while start > p.start and not ctx.text[start - 1].isspace():
+            start -= 1
+        while end < p.end and not ctx.text[end].isspace():
+            end += 1
+        while ctx.text[start].isspace():
+            start += 1
+        while ctx.text[end - 1].isspace():
+            end -= 1
+    if end - start < 10:
+        return None
+    return QuoteRef(text=ctx.text[start:end], start=start, end=end, section=ctx.section_label(start))
+
+
+def _quotes(
+    ctx: _Context, anchor: int, values: Mapping[str, _Value], used: Sequence[str]
+) -> tuple[QuoteRef, ...]:
+    wanted: dict[int, tuple[int, int] | None] = {anchor: None}
+    for name in used:
+        v = values.get(name)
+        if v is None or v.inferred:
+            continue
+        if v.passage not in wanted or wanted[v.passage] is None:
+            wanted[v.passage] = (v.ev.start, v.ev.end)
+        if len(wanted) >= MAX_QUOTES:
+            break
+    out = [q for i in sorted(wanted) if (q := _quote(ctx, i, wanted[i])) is not None]
+    if not out:  # the anchor is too short to quote on its own: widen to the next passage
+        nxt = min(anchor + 1, len(ctx.passages.items) - 1)
+        pa, pb = ctx.passages.items[anchor], ctx.passages.items[nxt]
+        if pb.end - pa.start >= 10:
+            out.append(
+                QuoteRef(
+                    text=ctx.text[pa.start : pb.end],
+                    start=pa.start,
+                    end=pb.end,
+                    section=ctx.section_label(pa.start),
+                )
+            )
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------- decide
+
+
+def _fields_of(pred: Predicate) -> list[str]:
+    if isinstance(pred, Compare):
+        return [pred.field]
+    if hasattr(pred, "items"):
+        return [f for it in pred.items for f in _fields_of(it)]
+    return _fields_of(pred.item)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, Mapping) and "amount" in v:
+        return f"{v.get('currency', '')} {v['amount']:,}".strip()
+    if isinstance(v, list):
+        return "none" if not v else ", ".join(map(str, v))
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _describe_values(names: Sequence[str], values: Mapping[str, _Value]) -> str:
+    parts = []
+    for n in dict.fromkeys(names):
+        v = values.get(n)
+        if v is None:
+            continue
+        if v.inferred:
+            parts.append(f"{n}: {_show(v.ev.value)} (no wording found)")
+        else:
+            parts.append(f"{n}: {_show(v.ev.value)} (“{_short(v.ev.text)}”)")
+    return "; ".join(parts)
+
+
+def _short(s: str, n: int = 80) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _fill(template: str, values: Mapping[str, _Value]) -> str:
+    def sub(m: re.Match[str]) -> str:
+        v = values.get(m.group(1))
+        if v is None:
+            return "(not found)"
+        return _short(v.ev.text) if not v.inferred else _show(v.ev.value)
+
+    return re.sub(r"\{([a-z][a-z0-9_.]*)\}", sub, template)
+
+
+def _sev_get(sev: Mapping[Any, str], outcome: str) -> str | None:
+    return sev.get(outcome)
+
+
+def _severity(clause_sev: Mapping[Any, str], outcome: str) -> str:
+    return clause_sev.get(outcome) or DEFAULT_SEVERITY[outcome]
+
+
+def _decide(
+    positions: Sequence[CompiledPosition], raw: Mapping[str, Any], otherwise: str
+) -> tuple[str, CompiledPosition | None, str, list[str]]:
+    """(outcome, deciding position, reason, fields the decision read)."""
+    blocked: list[tuple[CompiledPosition, tuple[str, ...]]] = []
+    for pos in positions:
+        v = evaluate(pos.when, raw)
+        fields = _fields_of(pos.when)
+        if pos.outcome == "unacceptable":
+            if v.result:
+                return "unacceptable", pos, f"{pos.reason or 'red line'} [{v.decided_by}]", fields
+            if v.result is None:
+                blocked.append((pos, v.unknown))
+            continue
+        if blocked:
+            p, unknown = blocked[0]
+            why = p.reason or p.when.render()
+            return (
+                "needs_review",
+                p,
+                f"could not check the red line '{why}': {', '.join(unknown)} not found in the clause",
+                _fields_of(p.when),
+            )
+        if v.result:
+            label = "standard position" if pos.outcome == "standard" else f"fallback {pos.rank}"
+            return pos.outcome, pos, f"{pos.reason or label} [{v.decided_by}]", fields
+        if v.result is None:
+            return (
+                "needs_review",
+                pos,
+                f"{', '.join(v.unknown)} not found in the clause, "
+                f"so the {pos.outcome} position cannot be checked",
+                fields,
+            )
+    if blocked:
+        p, unknown = blocked[0]
+        return (
+            "needs_review",
+            p,
+            f"could not check the red line '{p.reason or p.when.render()}': {', '.join(unknown)} not found",
+            _fields_of(p.when),
+        )
+    if not positions:
+        return "standard", None, "present", []
+    return otherwise, None, "no position of the playbook matched", []
+
+
+def _search_record(ctx: _Context, clause: CompiledClause, requirement: str) -> SearchRecord:
+    m = clause.model.locate
+    queries = tuple(f"heading: {h}" for h in m.headings) + tuple(f"term: {b}" for b in m.bridges)
+    queries += tuple(f"pattern: {p}" for p in m.patterns)
+    return SearchRecord(
+        requirement=requirement, queries=queries, coverage=ctx.coverage, complete=ctx.complete
+    )
+
+
+def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
+    """The passage that incorporates the clause by reference when the referenced text is not attached."""
+    if not clause.referenced:
+        return None
+    if any(p.search(ctx.text) for p in clause.provided_if):
+        return None
+    for i, p in enumerate(ctx.passages.items):
+        if _hits(clause.referenced, ctx.text[p.start : p.end]):
+            return i
+    return None
+
+
+def _run_clause(
+    ctx: _Context, clause: CompiledClause
+) -> tuple[ClauseOutcome, dict[str, _Value], _Region | None]:
+    m = clause.model
+    sev = m.severity
+    base: dict[str, Any] = {
+        "rule": clause.id,
+        "title": clause.title,
+        "guidance": m.guidance,
+        "model_language": m.model_language,
+    }
+    ref = _referenced(ctx, clause)
+    region = _locate(ctx, clause)
+    if ref is not None:
+        q = _quote(ctx, ref)
+        severity: str = sev.get("referenced_not_provided") or (
+            m.referenced.severity if m.referenced else "high"
+        )
+        reason = "the clause points to a document that is not part of this text"
+        out = ClauseOutcome(
+            outcome="referenced_not_provided",
+            severity=severity,
+            claim=f"{clause.title}: incorporated by reference but not provided — "
+            "the referenced terms are not in this document.",
+            quotes=(q,) if q else (),
+            searched=_search_record(
+                ctx, clause, f"{clause.title}: the referenced document, attached or set out in full"
+            ),
+            reason=reason,
+            **base,
+        )
+        return out, {}, region
+    if region is None:
+        im = m.if_missing
+        outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")
+        severity = _sev_get(sev, outcome) or (im.severity if im else ("high" if clause.required else "info"))
+        msg = (im.message if im and im.message else None) or (
+            f"No {clause.title.lower()} clause found."
+            if outcome == "missing"
+            else f"No {clause.title.lower()} clause found; nothing to review."
+        )
+        out = ClauseOutcome(
+            outcome=outcome,
+            severity=severity,
+            claim=msg,
+            searched=_search_record(ctx, clause, f"{clause.title}{' (required)' if clause.required else ''}"),
+            reason="no heading, term or pattern of the clause occurs anywhere in the document",
+            **base,
+        )
+        return out, {}, None
+    values: dict[str, _Value] = {}
+    for f in clause.fields:
+        v = _extract_field(ctx, region, f)
+        if v is not None:
+            values[f.name] = v
+    raw = {k: v.ev.value for k, v in values.items()}
+    extracted = {k: v.ev for k, v in values.items()}
+    conflicts = [(k, v.conflict) for k, v in values.items() if v.conflict]
+    if clause.not_applicable_when is not None and evaluate(clause.not_applicable_when, raw).result:
+        outcome, pos, reason, used = (
+            "not_applicable",
+            None,
+            f"not applicable [{clause.not_applicable_when.render()}]",
+            _fields_of(clause.not_applicable_when),
+        )
+    elif conflicts:
+        k, c = conflicts[0]
+        outcome, pos, reason, used = "needs_review", None, f"unparseable: {k} — {c}", [k]
+    else:
+        outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
+    quotes = _quotes(ctx, region.anchor, values, used or list(values))
+    if pos is not None and pos.claim:
+        claim = _fill(pos.claim, values)
+    else:
+        head = {
+            "standard": "meets the standard position",
+            "fallback": f"is an acceptable fallback{f' (rank {pos.rank})' if pos else ''}",
+            "unacceptable": "is unacceptable",
+            "needs_review": "needs review",
+            "not_applicable": "is not applicable",
+        }[outcome]
+        why = (pos.reason if pos and pos.reason else "") if outcome != "needs_review" else reason
+        shown = _describe_values(used, values)
+        claim = (
+            f"{clause.title} {head}" + (f": {why}" if why else "") + (f" — {shown}" if shown else "") + "."
+        )
+    out = ClauseOutcome(
+        outcome=outcome,
+        severity=_severity(sev, outcome),
+        claim=claim,
+        quotes=quotes,
+        extracted=extracted,
+        reason=reason + (f"; values: {_describe_values(used, values)}" if used else ""),
+        approval=pos.approval if (pos is not None and outcome == "fallback") else None,
+        **base,
+    )
+    return out, values, region
+
+
+def _run_check(
+    ctx: _Context,
+    check: CompiledCheck,
+    results: Mapping[str, tuple[ClauseOutcome, dict[str, _Value], _Region | None]],
+) -> ClauseOutcome | None:
+    m = check.model
+    if any(results[c][2] is None for c in m.requires):
+        return None  # a clause it needs is absent: that absence is already reported
+    values = {f"{cid}.{k}": v for cid in m.requires for k, v in results[cid][1].items()}
+    raw = {k: v.ev.value for k, v in values.items()}
+    verdict = evaluate(check.when, raw)
+    used = _fields_of(check.when)
+    if verdict.result is True:
+        outcome, reason = "standard", f"holds [{verdict.decided_by}]"
+    elif verdict.result is False:
+        outcome, reason = m.fail_outcome, f"{m.reason} [{verdict.decided_by}]"
+    else:
+        outcome, reason = (
+            "needs_review",
+            f"{', '.join(verdict.unknown)} not found, so the check cannot be made",
+        )
+    quotes: list[QuoteRef] = []
+    for cid in m.requires:
+        _, vals, region = results[cid]
+        assert region is not None
+        local = {k.split(".", 1)[1]: v for k, v in values.items() if k.startswith(cid + ".") and k in used}
+        for q in _quotes(ctx, region.anchor, vals, list(local)):
+            if all(q.start != o.start for o in quotes):
+                quotes.append(q)
+    shown = _describe_values(used, values)
+    if m.claim and outcome != "standard":
+        claim = _fill(m.claim, values)
+    elif outcome == "standard":
+        claim = f"{check.title}: holds" + (f" — {shown}" if shown else "") + "."
+    else:
+        claim = (
+            f"{check.title}: {m.reason if outcome == m.fail_outcome else reason}"
+            + (f" — {shown}" if shown else "")
+            + "."
+        )
+    return ClauseOutcome(
+        rule=check.id,
+        title=check.title,
+        outcome=outcome,
+        severity=_severity(m.severity, outcome),
+        claim=claim,
+        quotes=tuple(quotes),
+        extracted={k: v.ev for k, v in values.items() if k in used},
+        guidance=m.guidance,
+        model_language=m.model_language,
+        reason=reason,
+    )
+
+
+def run_playbook(document: Document, playbook: Playbook) -> list[ClauseOutcome]:
+    """Judge `document` against every clause, check and drafting rule of `playbook`.
+
+    Returns clause outcomes in playbook order, then cross-clause checks, then drafting problems found.
+    Every quote and extracted value slices back: `document.text[q.start:q.end] == q.text`.
+    """
+    ctx = _Context(document)
+    results = {c.id: _run_clause(ctx, c) for c in playbook.clauses}
+    out = [r[0] for r in results.values()]
+    for check in playbook.checks:
+        o = _run_check(ctx, check, results)
+        if o is not None:
+            out.append(o)
+    out.extend(drafting_outcomes(document, ctx.passages, playbook.model.document_checks))
+    return out

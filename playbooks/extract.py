@@ -1,0 +1,441 @@
+"""Typed values parsed out of contract text, each tied to the exact span it was read from.
+
+Every extractor takes a text and a base offset and returns `Hit`s: the parsed value plus `[start, end)`
+into the *document* text (base + local offset), so a caller can quote precisely the words that carry the
+value. Nothing here guesses: a number written in words that disagrees with its digits ("thirty (60) days")
+is returned as a hit whose `conflict` says so, and the caller treats it as unparseable.
+
+Extractors:
+- `money`: "$5,000,000", "USD 2.5 million", "£1m", "€250,000", "₦50,000,000", "10,000 US dollars".
+- `duration`: "twelve (12) months", "one year", "thirty (30) days", "72 hours", "a 12-month period",
+  converted to the unit asked for (hours, days, months, years).
+- `percent`: "1.5%", "ten percent (10%)", "2 per cent".
+- `jurisdiction`: US states, UK jurisdictions ("England and Wales") and countries.
+- cue-based: `bool`, `enum` and `set` values decided by regular-expression cues (see `CUES`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "CUES",
+    "EXCLUSION_TRIGGERS",
+    "Hit",
+    "NumberConflict",
+    "find_bool",
+    "find_durations",
+    "find_enum",
+    "find_jurisdictions",
+    "find_money",
+    "find_percents",
+    "find_set",
+    "number_conflicts",
+    "words_to_number",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit:
+    """A value parsed from `[start, end)` of the document text; `conflict` names a disagreement."""
+
+    value: Any
+    start: int
+    end: int
+    conflict: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NumberConflict:
+    """A number written in words whose digits say something else: "thirty (60) days"."""
+
+    start: int
+    end: int
+    words: float
+    digits: float
+
+
+# ---------------------------------------------------------------------------------------------- numbers
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORD = "|".join(sorted([*_UNITS, *_SCALES], key=len, reverse=True))
+#: A number in words: "thirty", "twenty-four", "one hundred and twenty", "Two Million".
+NUMBER_WORDS = rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b"
+DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_MULT = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mm": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+
+
+def words_to_number(words: str) -> int | None:
+    """ "twenty-four" → 24, "one hundred and twenty" → 120, "two million" → 2000000; None if not a number."""
+    total = current = 0
+    seen = False
+    for w in re.split(r"[\s-]+", words.lower().strip()):
+        if not w or w == "and":
+            continue
+        if w in _UNITS:
+            current += _UNITS[w]
+            seen = True
+        elif w == "hundred":
+            current = (current or 1) * 100
+            seen = True
+        elif w in _SCALES:
+            total += (current or 1) * _SCALES[w]
+            current = 0
+            seen = True
+        else:
+            return None
+    return total + current if seen else None
+
+
+def _num(s: str) -> float:
+    v = float(s.replace(",", ""))
+    return int(v) if v.is_integer() else v
+
+
+_CONFLICT_RE = re.compile(
+    rf"(?P<w>{NUMBER_WORDS})(?:\s+(?P<scale>thousand|million|billion))?"
+    r"(?:\s+(?:U\.?S\.?\s+|Canadian\s+|Australian\s+)?(?:dollars|pounds(?:\s+sterling)?|euros|naira|percent|per\s+cent))?"
+    rf"\s*\(\s*(?:US\$|U\.S\.\s*\$|USD\s*|GBP\s*|EUR\s*|NGN\s*|[$£€₦])?\s*(?P<d>{DIGITS})\s*(?:%|percent)?\s*\)",
+    re.IGNORECASE,
+)
+
+
+def number_conflicts(text: str, base: int = 0) -> list[NumberConflict]:
+    """Every "words (digits)" pair in `text` whose two numbers disagree."""
+    out = []
+    for m in _CONFLICT_RE.finditer(text):
+        w = words_to_number(m["w"])
+        if w is None:
+            continue
+        if m["scale"]:
+            w *= _SCALES[m["scale"].lower()]
+        d = _num(m["d"])
+        if float(w) != float(d):
+            out.append(NumberConflict(start=base + m.start(), end=base + m.end(), words=w, digits=d))
+    return out
+
+
+def _conflict_in(text: str, start: int, end: int) -> str | None:
+    for c in number_conflicts(text[start:end]):
+        return f"the words say {c.words:g} but the digits say {c.digits:g}"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- money
+
+_CURRENCY_PREFIX = {
+    "us$": "USD", "u.s.$": "USD", "usd": "USD", "$": "USD", "£": "GBP", "gbp": "GBP", "€": "EUR",
+    "eur": "EUR", "₦": "NGN", "ngn": "NGN", "c$": "CAD", "cad": "CAD", "a$": "AUD", "aud": "AUD",
+    "¥": "JPY", "jpy": "JPY", "chf": "CHF", "inr": "INR", "₹": "INR",
+}  # fmt: skip
+_CURRENCY_SUFFIX = {
+    "usd": "USD", "us dollars": "USD", "u.s. dollars": "USD", "dollars": "USD", "gbp": "GBP",
+    "pounds sterling": "GBP", "pounds": "GBP", "sterling": "GBP", "eur": "EUR", "euros": "EUR",
+    "euro": "EUR", "ngn": "NGN", "naira": "NGN", "cad": "CAD", "aud": "AUD", "chf": "CHF", "inr": "INR",
+}  # fmt: skip
+_PREFIX_ALT = "|".join(re.escape(k) for k in sorted(_CURRENCY_PREFIX, key=len, reverse=True))
+_SUFFIX_ALT = "|".join(
+    re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_CURRENCY_SUFFIX, key=len, reverse=True)
+)
+_MULT_ALT = r"thousand|million|billion|mm|mn|bn|m|k"
+_MONEY_PREFIX_RE = re.compile(
+    rf"(?<![A-Za-z])(?P<cur>{_PREFIX_ALT})\s?(?P<num>{DIGITS})(?:\s?(?P<mult>{_MULT_ALT})\b)?", re.IGNORECASE
+)
+_MONEY_SUFFIX_RE = re.compile(
+    rf"\b(?P<num>{DIGITS})(?:\s?(?P<mult>{_MULT_ALT})\b)?\s*(?P<cur>{_SUFFIX_ALT})\b", re.IGNORECASE
+)
+
+
+def find_money(text: str, base: int = 0) -> list[Hit]:
+    """Amounts with a currency: value {"amount": number, "currency": ISO code}."""
+    hits: list[Hit] = []
+    taken: list[tuple[int, int]] = []
+    for rx, table in ((_MONEY_PREFIX_RE, _CURRENCY_PREFIX), (_MONEY_SUFFIX_RE, _CURRENCY_SUFFIX)):
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            cur = table[re.sub(r"\s+", " ", m["cur"].lower())]
+            amount = _num(m["num"])
+            if m["mult"]:
+                amount = _num(str(amount * _MULT[m["mult"].lower()]))
+            # "Five Million Dollars ($5,000,000)": check the words before the bracket too
+            start = m.start()
+            pre = re.search(
+                rf"(?:{NUMBER_WORDS})[^()\d]{{0,40}}\(\s*$", text[max(0, start - 90) : start], re.I
+            )
+            span_start = start - (len(text[max(0, start - 90) : start]) - pre.start()) if pre else start
+            end = m.end()
+            if pre and text[end : end + 1] == ")":
+                end += 1
+            conflict = _conflict_in(text, span_start, end) if pre else None
+            if not pre:
+                span_start = start
+            hits.append(
+                Hit(
+                    value={"amount": amount, "currency": cur},
+                    start=base + span_start,
+                    end=base + end,
+                    conflict=conflict,
+                )
+            )
+            taken.append((m.start(), m.end()))
+    hits.sort(key=lambda h: h.start)
+    return hits
+
+
+# ---------------------------------------------------------------------------------------------- durations
+
+_UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
+_TO_UNIT = {
+    ("hour", "hours"): 1, ("day", "hours"): 24, ("week", "hours"): 168,
+    ("hour", "days"): 1 / 24, ("day", "days"): 1, ("week", "days"): 7, ("month", "days"): 30,
+    ("year", "days"): 365, ("day", "months"): 1 / 30, ("week", "months"): 7 / 30, ("month", "months"): 1,
+    ("year", "months"): 12, ("month", "years"): 1 / 12, ("year", "years"): 1, ("day", "years"): 1 / 365,
+    ("week", "weeks"): 1, ("day", "weeks"): 1 / 7, ("month", "weeks"): 30 / 7, ("year", "weeks"): 52,
+    ("month", "hours"): 730, ("year", "hours"): 8760, ("hour", "months"): 1 / 730,
+    ("hour", "years"): 1 / 8760,
+    ("week", "years"): 1 / 52, ("hour", "weeks"): 1 / 168,
+}  # fmt: skip
+_QTY = rf"(?P<w>{NUMBER_WORDS})|(?P<d>{DIGITS})|(?P<a>\b(?:an?|one)\b)"
+_DURATION_RE = re.compile(
+    rf"(?:{_QTY})\s*(?:\(\s*(?P<d2>{DIGITS})\s*\)\s*)?[\s-]*"
+    r"(?P<kind>business\s+|working\s+|calendar\s+|banking\s+)?"
+    r"(?P<unit>hours?|days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+_PRIOR_YEAR_RE = re.compile(
+    r"\b(?:the\s+(?:preceding|prior|previous|immediately\s+preceding)\s+(?:calendar\s+)?year"
+    r"|the\s+(?:calendar\s+)?year\s+(?:immediately\s+)?(?:preceding|prior\s+to|before))\b",
+    re.IGNORECASE,
+)
+
+
+def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]:
+    """Periods of time converted to `unit` (hours, days, weeks, months, years).
+
+    "twelve (12) months" → 12 (months), "one year" → 12 (months), "thirty (30) days" → 30 (days),
+    "72 hours" → 72 (hours). Business/working days are returned as days with "business" noted in the
+    value only through the quoted text; a words/digits disagreement sets `conflict`.
+    """
+    hits: list[Hit] = []
+    for m in _DURATION_RE.finditer(text):
+        u = m["unit"].lower().rstrip("s")
+        if m["w"]:
+            n: float | None = words_to_number(m["w"])
+        elif m["d"]:
+            n = _num(m["d"])
+        else:
+            n = 1
+        if n is None:
+            continue
+        conflict = None
+        if m["d2"]:
+            d2 = _num(m["d2"])
+            if m["w"] and float(n) != float(d2):
+                conflict = f"the words say {n:g} but the digits say {d2:g}"
+            elif not m["w"]:
+                n = d2
+        factor = _TO_UNIT.get((u, unit))
+        if factor is None:
+            continue
+        value = _num(f"{n * factor:.4f}")
+        hits.append(Hit(value=value, start=base + m.start(), end=base + m.end(), conflict=conflict))
+    if unit in ("months", "years", "days"):
+        for m in _PRIOR_YEAR_RE.finditer(text):
+            if any(h.start <= base + m.start() < h.end for h in hits):
+                continue
+            hits.append(
+                Hit(value=_num(str(_TO_UNIT[("year", unit)])), start=base + m.start(), end=base + m.end())
+            )
+        hits.sort(key=lambda h: h.start)
+    return hits
+
+
+# ---------------------------------------------------------------------------------------------- percents
+
+_PERCENT_RE = re.compile(
+    rf"(?:(?P<w>{NUMBER_WORDS})\s+(?:percent|per\s+cent)\s*(?:\(\s*(?P<d2>{DIGITS})\s*%?\s*\))?"
+    rf"|(?P<d>{DIGITS})\s*(?:%|percent\b|per\s+cent\b))",
+    re.IGNORECASE,
+)
+
+
+def find_percents(text: str, base: int = 0) -> list[Hit]:
+    """Percentages: "1.5%" → 1.5, "ten percent (10%)" → 10."""
+    hits = []
+    for m in _PERCENT_RE.finditer(text):
+        conflict = None
+        if m["w"]:
+            n = words_to_number(m["w"])
+            if n is None:
+                continue
+            value: float = n
+            if m["d2"] and float(_num(m["d2"])) != float(n):
+                conflict = f"the words say {n:g} but the digits say {_num(m['d2']):g}"
+        else:
+            value = _num(m["d"])
+        hits.append(Hit(value=value, start=base + m.start(), end=base + m.end(), conflict=conflict))
+    return hits
+
+
+# ---------------------------------------------------------------------------------------------- jurisdictions
+
+US_STATES = (
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware",
+    "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky",
+    "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri",
+    "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York",
+    "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania", "Rhode Island",
+    "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont", "Virginia", "Washington",
+    "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
+)  # fmt: skip
+OTHER_JURISDICTIONS = {
+    "England and Wales": "England and Wales", "England & Wales": "England and Wales",
+    "England": "England and Wales", "Scotland": "Scotland", "Northern Ireland": "Northern Ireland",
+    "Ireland": "Ireland", "Republic of Ireland": "Ireland", "Nigeria": "Nigeria", "Lagos State": "Nigeria",
+    "Ontario": "Ontario", "British Columbia": "British Columbia", "Quebec": "Quebec", "Alberta": "Alberta",
+    "New South Wales": "New South Wales", "Victoria": "Victoria", "Singapore": "Singapore",
+    "Hong Kong": "Hong Kong", "Germany": "Germany", "France": "France", "the Netherlands": "Netherlands",
+    "Netherlands": "Netherlands", "Switzerland": "Switzerland", "Sweden": "Sweden", "Spain": "Spain",
+    "Italy": "Italy", "India": "India", "Japan": "Japan", "China": "China",
+    "People's Republic of China": "China", "Israel": "Israel", "Canada": "Canada",
+    "Australia": "Australia", "South Africa": "South Africa", "Kenya": "Kenya", "Ghana": "Ghana",
+    "Luxembourg": "Luxembourg", "Belgium": "Belgium", "Denmark": "Denmark", "Norway": "Norway",
+    "Finland": "Finland", "Brazil": "Brazil", "Mexico": "Mexico", "Korea": "Korea", "Taiwan": "Taiwan",
+    "United Arab Emirates": "United Arab Emirates", "Dubai": "United Arab Emirates",
+    "the United Kingdom": "England and Wales", "United Kingdom": "England and Wales",
+    "United States": "United States",
+}  # fmt: skip
+_JURIS = {s: s for s in US_STATES} | OTHER_JURISDICTIONS
+_JURIS_ALT = "|".join(re.escape(k) for k in sorted(_JURIS, key=len, reverse=True))
+_JURIS_RE = re.compile(rf"\b(?:{_JURIS_ALT})\b")
+_JURIS_UPPER = {k.upper(): v for k, v in _JURIS.items()}
+_JURIS_UPPER_RE = re.compile(
+    rf"\b(?:{'|'.join(re.escape(k) for k in sorted(_JURIS_UPPER, key=len, reverse=True))})\b"
+)
+
+
+def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
+    """Named jurisdictions by canonical name: "State of New York" → "New York", "England" → "England
+    and Wales"."""
+    hits = [
+        Hit(value=_JURIS[m.group()], start=base + m.start(), end=base + m.end())
+        for m in _JURIS_RE.finditer(text)
+    ]
+    hits += [
+        Hit(value=_JURIS_UPPER[m.group()], start=base + m.start(), end=base + m.end())
+        for m in _JURIS_UPPER_RE.finditer(text)
+        if not _JURIS_RE.fullmatch(m.group())
+    ]
+    hits.sort(key=lambda h: h.start)
+    return hits
+
+
+# ---------------------------------------------------------------------------------------------- cue values
+
+#: Built-in cues for common set/enum values, so a playbook may name a value without writing a pattern.
+CUES: Mapping[str, tuple[str, ...]] = {
+    "ip_indemnity": (r"\bindemni\w*", r"\binfring\w*", r"intellectual\s+property\s+claims?"),
+    "confidentiality": (r"\bconfidential\w*", r"\bnon-?disclosure\b"),
+    "data_breach": (
+        r"\bdata\s+(?:protection|breach\w*|security|privacy)\b",
+        r"\bpersonal\s+(?:data|information)\b",
+        r"\bsecurity\s+(?:breach|incident)s?\b",
+    ),
+    "gross_negligence": (r"\bgross(?:ly)?\s+negligen\w*",),
+    "wilful_misconduct": (
+        r"\bwil?l?ful(?:ly)?\s+(?:misconduct|default|breach)",
+        r"\bintentional\s+(?:misconduct|wrongdoing)",
+    ),
+    "fraud": (r"\bfraud\w*",),
+    "death_personal_injury": (r"\bdeath\b", r"\b(?:personal|bodily)\s+injur\w*"),
+    "payment_obligations": (
+        r"\b(?:payment\s+obligations|fees\s+(?:due|payable|owed)|obligation\s+to\s+pay)\b",
+    ),
+}
+
+#: Words that open a carve-out: the set cues of a `set` value are read after one of these in a sentence.
+EXCLUSION_TRIGGERS: tuple[str, ...] = (
+    r"shall\s+not\s+apply",
+    r"(?:does|do|will)\s+not\s+apply",
+    r"shall\s+not\s+(?:limit|restrict|exclude)",
+    r"(?:does|do|will)\s+not\s+(?:limit|restrict|exclude)",
+    r"not\s+(?:be\s+)?subject\s+to",
+    r"\bexcept(?:ing)?\b",
+    r"\bexclud(?:ing|es)\b",
+    r"\bother\s+than\b",
+    r"\bwith\s+the\s+exception\s+of\b",
+    r"\bexcluded\s+claims?\b",
+    r"\bcarve[- ]?outs?\b",
+    r"\bnothing\s+in\s+this\b",
+    r"\bunlimited\b",
+)
+
+
+def _first(patterns: Sequence[re.Pattern[str]], text: str) -> re.Match[str] | None:
+    best: re.Match[str] | None = None
+    for p in patterns:
+        m = p.search(text)
+        if m and (best is None or m.start() < best.start()):
+            best = m
+    return best
+
+
+def find_bool(
+    text: str, base: int, *, true_if: Sequence[re.Pattern[str]], false_if: Sequence[re.Pattern[str]]
+) -> Hit | None:
+    """True when a `true_if` cue occurs, False when a `false_if` cue occurs (false cues win), else None."""
+    m = _first(false_if, text)
+    if m:
+        return Hit(value=False, start=base + m.start(), end=base + m.end())
+    m = _first(true_if, text)
+    if m:
+        return Hit(value=True, start=base + m.start(), end=base + m.end())
+    return None
+
+
+def find_enum(text: str, base: int, *, cues: Mapping[str, Sequence[re.Pattern[str]]]) -> Hit | None:
+    """The enum value whose cue occurs first in `text` (ties: the value listed first)."""
+    best: tuple[int, str, re.Match[str]] | None = None
+    for value, pats in cues.items():
+        m = _first(pats, text)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), value, m)
+    if best is None:
+        return None
+    return Hit(value=best[1], start=base + best[2].start(), end=base + best[2].end())
+
+
+def find_set(
+    text: str,
+    base: int,
+    *,
+    cues: Mapping[str, Sequence[re.Pattern[str]]],
+    after: Sequence[re.Pattern[str]] = (),
+) -> list[Hit]:
+    """Every set value whose cue occurs in `text` (after the first `after` trigger, if triggers are given)."""
+    scopes: Iterable[tuple[int, int]]
+    if after:
+        m = _first(after, text)
+        if m is None:
+            return []
+        scopes = [(m.start(), len(text))]
+    else:
+        scopes = [(0, len(text))]
+    hits = []
+    for a, b in scopes:
+        for value, pats in cues.items():
+            m = _first(pats, text[a:b])
+            if m:
+                hits.append(Hit(value=value, start=base + a + m.start(), end=base + a + m.end()))
+    hits.sort(key=lambda h: h.start)
+    return hits

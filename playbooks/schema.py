@@ -1,0 +1,589 @@
+"""The playbook file contract (YAML, `schema: citationgate-playbook/1`) and loading it.
+
+Validation is pydantic with extra fields forbidden, then a second pass that compiles every regular
+expression and parses every predicate against the clause's declared values. Any failure is a
+`PlaybookError` naming the file, the line, the field path, and what was expected — a misspelt field in a
+`when` fails here, not halfway through a review. The YAML is composed with its node marks kept, so pydantic's
+error paths map back to line numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from playbooks.errors import PlaybookError
+from playbooks.extract import CUES, EXCLUSION_TRIGGERS
+from playbooks.predicates import FieldKind, Predicate, PredicateSyntaxError, parse_predicate
+
+__all__ = [
+    "OUTCOMES",
+    "SCHEMA_ID",
+    "SEVERITIES",
+    "CheckModel",
+    "ClauseModel",
+    "CompiledCheck",
+    "CompiledClause",
+    "CompiledField",
+    "CompiledPosition",
+    "Playbook",
+    "PlaybookFile",
+    "load_playbook_file",
+    "parse_playbook",
+]
+
+SCHEMA_ID = "citationgate-playbook/1"
+Outcome = Literal[
+    "standard",
+    "fallback",
+    "unacceptable",
+    "missing",
+    "referenced_not_provided",
+    "needs_review",
+    "not_applicable",
+]
+OUTCOMES: tuple[str, ...] = typing.get_args(Outcome)
+Severity = Literal["info", "low", "medium", "high", "critical"]
+SEVERITIES: tuple[str, ...] = typing.get_args(Severity)
+ExtractType = Literal["money", "duration", "percent", "jurisdiction", "bool", "enum", "set", "text"]
+Unit = Literal["hours", "days", "weeks", "months", "years"]
+DocCheckName = Literal["placeholders", "number_words", "cross_references", "undefined_terms", "unused_terms"]
+
+_ID = r"^[a-z][a-z0-9_]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ExtractModel(_Strict):
+    """How to read one typed value from the located clause."""
+
+    type: ExtractType
+    unit: Unit | None = None  # duration: the unit the value is expressed in
+    values: list[str] = Field(default_factory=list)  # enum / set: the allowed values
+    cues: dict[str, list[str]] = Field(default_factory=dict)  # enum / set: value → regex cues
+    true_if: list[str] = Field(default_factory=list)  # bool: cues meaning True
+    false_if: list[str] = Field(default_factory=list)  # bool: cues meaning False (checked first)
+    near: list[str] = Field(default_factory=list)  # read only sentences matching one of these
+    closest_to: list[str] = Field(
+        default_factory=list
+    )  # of several values, take the one nearest these (default: near)
+    after: list[str] | bool = False  # set: read cues after a trigger (true → the built-in carve-out triggers)
+    default: Any = None  # value when nothing is found (bool/enum/set); None → unknown
+    pattern: str | None = None  # text: a regex; group 1 (or the match) is the value
+
+
+class LocateModel(_Strict):
+    headings: list[str] = Field(default_factory=list)
+    bridges: list[str] = Field(default_factory=list)
+    patterns: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=list)  # sentences matching these are not this clause
+
+
+class PositionModel(_Strict):
+    when: dict[str, Any]
+    reason: str | None = None
+    claim: str | None = None  # a sentence template; {field} is replaced by the quoted text of the value
+
+
+class FallbackModel(PositionModel):
+    rank: int = Field(ge=1)
+    approval: str | None = None
+
+
+class PositionsModel(_Strict):
+    unacceptable: list[PositionModel] = Field(default_factory=list)
+    standard: PositionModel | None = None
+    fallbacks: list[FallbackModel] = Field(default_factory=list)
+    otherwise: Outcome = "needs_review"
+
+
+class IfMissingModel(_Strict):
+    outcome: Literal["missing", "not_applicable", "needs_review"] = "missing"
+    severity: Severity = "high"
+    message: str | None = None
+
+
+class ReferencedModel(_Strict):
+    """Incorporation by reference: `patterns` mark a sentence that points elsewhere ("available at https://…");
+    `provided_if` are patterns whose presence anywhere in the document means the referenced text is there."""
+
+    patterns: list[str]
+    provided_if: list[str] = Field(default_factory=list)
+    severity: Severity = "high"
+
+
+class ClauseModel(_Strict):
+    id: str = Field(pattern=_ID)
+    title: str
+    required: bool = False
+    locate: LocateModel
+    extract: dict[str, ExtractModel] = Field(default_factory=dict)
+    positions: PositionsModel = Field(default_factory=PositionsModel)
+    not_applicable_when: dict[str, Any] | None = None
+    referenced: ReferencedModel | None = None
+    if_missing: IfMissingModel | None = None
+    severity: dict[Outcome, Severity] = Field(default_factory=dict)
+    guidance: str = ""
+    model_language: str = ""
+
+
+class CheckModel(_Strict):
+    id: str = Field(pattern=_ID)
+    title: str
+    requires: list[str] = Field(min_length=1)
+    when: dict[str, Any]  # the position that must hold
+    reason: str  # said when it does not hold
+    claim: str | None = None
+    fail_outcome: Outcome = "unacceptable"
+    severity: dict[Outcome, Severity] = Field(default_factory=dict)
+    guidance: str = ""
+    model_language: str = ""
+
+
+class DocCheckModel(_Strict):
+    outcome: Outcome = "needs_review"
+    severity: Severity = "medium"
+    limit: int = Field(default=20, ge=1)
+
+
+class TestExpectModel(_Strict):
+    outcome: Outcome
+    values: dict[str, Any] = Field(default_factory=dict)
+
+
+class TestModel(_Strict):
+    name: str | None = None
+    text: str
+    expect: dict[str, Outcome | TestExpectModel]
+
+
+class PlaybookFile(_Strict):
+    schema_: Literal["citationgate-playbook/1"] = Field(alias="schema")
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    version: str = Field(pattern=r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.]+)?$")
+    title: str
+    our_role: Literal["customer", "supplier", "discloser", "recipient", "mutual", "licensee", "licensor"]
+    description: str = ""
+    clauses: list[ClauseModel] = Field(min_length=1)
+    checks: list[CheckModel] = Field(default_factory=list)
+    document_checks: dict[DocCheckName, DocCheckModel] = Field(default_factory=dict)
+    tests: list[TestModel] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------- compiled
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledField:
+    name: str
+    spec: ExtractModel
+    near: tuple[re.Pattern[str], ...]
+    closest_to: tuple[re.Pattern[str], ...]
+    cues: Mapping[str, tuple[re.Pattern[str], ...]]  # enum / set
+    true_if: tuple[re.Pattern[str], ...]
+    false_if: tuple[re.Pattern[str], ...]
+    after: tuple[re.Pattern[str], ...]
+    pattern: re.Pattern[str] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledPosition:
+    outcome: str  # unacceptable | standard | fallback
+    when: Predicate
+    reason: str | None
+    claim: str | None
+    rank: int = 0
+    approval: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledClause:
+    id: str
+    title: str
+    required: bool
+    model: ClauseModel
+    headings: tuple[str, ...]
+    heading_res: tuple[re.Pattern[str], ...]
+    bridges: tuple[re.Pattern[str], ...]
+    patterns: tuple[re.Pattern[str], ...]
+    exclude: tuple[re.Pattern[str], ...]
+    fields: tuple[CompiledField, ...]
+    positions: tuple[CompiledPosition, ...]  # in evaluation order: unacceptable, standard, fallbacks by rank
+    not_applicable_when: Predicate | None
+    referenced: tuple[re.Pattern[str], ...]
+    provided_if: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledCheck:
+    id: str
+    title: str
+    model: CheckModel
+    when: Predicate
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Playbook:
+    """A loaded, validated playbook. `sha256` is the hash of the file's bytes (recorded on every review)."""
+
+    id: str
+    version: str
+    title: str
+    our_role: str
+    sha256: str
+    source: str  # the file it was read from
+    model: PlaybookFile = field(repr=False)
+    clauses: tuple[CompiledClause, ...] = field(repr=False)
+    checks: tuple[CompiledCheck, ...] = field(repr=False)
+
+    @property
+    def description(self) -> str:
+        return self.model.description
+
+    def clause(self, clause_id: str) -> CompiledClause | None:
+        return next((c for c in self.clauses if c.id == clause_id), None)
+
+
+# ---------------------------------------------------------------------------------------------- loading
+
+
+def load_playbook_file(path: Path) -> Playbook:
+    """Read and validate a playbook YAML file; any problem is a PlaybookError naming file, line and field."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PlaybookError(
+            f"{path}: no such playbook file (expected a YAML file or a built-in id)"
+        ) from None
+    except OSError as exc:
+        raise PlaybookError(f"{path}: cannot read the playbook ({exc.strerror})") from None
+    return parse_playbook(data, source=str(path))
+
+
+def parse_playbook(data: bytes, *, source: str) -> Playbook:
+    name = Path(source).name
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PlaybookError(
+            f"{name}: not UTF-8 text (byte {exc.start}); a playbook is a UTF-8 YAML file"
+        ) from None
+    raw, marks = _compose(text, name)
+    if not isinstance(raw, dict):
+        raise PlaybookError(
+            f"{name}: line 1: expected a mapping with schema, id, version, title, our_role, clauses"
+        )
+    try:
+        model = PlaybookFile.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        raise PlaybookError(_describe(name, marks, loc, err)) from None
+    clauses, checks = _compile(model, name, marks)
+    return Playbook(
+        id=model.id,
+        version=model.version,
+        title=model.title,
+        our_role=model.our_role,
+        sha256=hashlib.sha256(data).hexdigest(),
+        source=source,
+        model=model,
+        clauses=clauses,
+        checks=checks,
+    )
+
+
+Marks = dict[tuple[str | int, ...], int]
+
+
+def _compose(text: str, name: str) -> tuple[Any, Marks]:
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise PlaybookError(f"{name}: the file is empty (expected a playbook mapping)")
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise PlaybookError(f"{name}: {line}invalid YAML: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise PlaybookError(f"{name}: invalid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+    marks: Marks = {(): node.start_mark.line + 1}
+
+    def walk(n: yaml.Node, path: tuple[str | int, ...]) -> None:
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key = k.value if isinstance(k, yaml.ScalarNode) else str(k.value)
+                marks[(*path, key)] = k.start_mark.line + 1
+                walk(v, (*path, key))
+        elif isinstance(n, yaml.SequenceNode):
+            for i, v in enumerate(n.value):
+                marks[(*path, i)] = v.start_mark.line + 1
+                walk(v, (*path, i))
+
+    walk(node, ())
+    return data, marks
+
+
+def _line(marks: Marks, loc: tuple[str | int, ...]) -> int:
+    for n in range(len(loc), -1, -1):
+        if loc[:n] in marks:
+            return marks[loc[:n]]
+    return 1
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _model_fields_at(loc: tuple[str | int, ...]) -> list[str] | None:
+    """The field names allowed at `loc` (for "unknown field" messages)."""
+    tp: Any = PlaybookFile
+    for part in loc:
+        tp = _unwrap(tp, part)
+        if tp is None:
+            return None
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [f.alias or n for n, f in tp.model_fields.items()]
+    return None
+
+
+def _unwrap(tp: Any, part: str | int) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(tp):
+            got = _unwrap(arg, part)
+            if got is not None:
+                return got
+        return None
+    if origin is list and isinstance(part, int):
+        return typing.get_args(tp)[0]
+    if origin is dict and isinstance(part, str):
+        return typing.get_args(tp)[1]
+    if isinstance(tp, type) and issubclass(tp, BaseModel) and isinstance(part, str):
+        for n, f in tp.model_fields.items():
+            if part in (n, f.alias):
+                return f.annotation
+    return None
+
+
+_OUTCOME_TAGS = {"literal['standard'", "TestExpectModel"}
+
+
+def _describe(name: str, marks: Marks, loc: tuple[str | int, ...], err: Mapping[str, Any]) -> str:
+    # pydantic adds union-member tags to the path; drop them so the path reads like the YAML
+    clean = tuple(
+        p
+        for p in loc
+        if not (isinstance(p, str) and (p.startswith(("literal[", "function-")) or p in _OUTCOME_TAGS))
+    )
+    line = _line(marks, clean)
+    where = _dotted(clean)
+    kind = err.get("type", "")
+    if kind == "extra_forbidden":
+        allowed = _model_fields_at(clean[:-1])
+        expected = f" (expected one of: {', '.join(allowed)})" if allowed else ""
+        return f"{name}: line {line}: {where}: unknown field '{clean[-1]}'{expected}"
+    if kind == "missing":
+        return f"{name}: line {line}: {where}: required field missing"
+    got = err.get("input")
+    got_s = "" if isinstance(got, dict | list) else f", got {got!r}"
+    return f"{name}: line {line}: {where}: {err.get('msg', 'invalid value')}{got_s}"
+
+
+def _compile(
+    model: PlaybookFile, name: str, marks: Marks
+) -> tuple[tuple[CompiledClause, ...], tuple[CompiledCheck, ...]]:
+    def fail(loc: tuple[str | int, ...], message: str) -> PlaybookError:
+        return PlaybookError(f"{name}: line {_line(marks, loc)}: {_dotted(loc)}: {message}")
+
+    def rx(pattern: str, loc: tuple[str | int, ...], *, literal: bool = False) -> re.Pattern[str]:
+        if literal:
+            words = [re.escape(w) for w in pattern.split()]
+            return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b", re.IGNORECASE)
+        try:
+            return re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
+            raise fail(loc, f"invalid regular expression {pattern!r} ({exc})") from None
+
+    def rxs(
+        patterns: list[str], loc: tuple[str | int, ...], *, literal: bool = False
+    ) -> tuple[re.Pattern[str], ...]:
+        return tuple(rx(p, (*loc, i), literal=literal) for i, p in enumerate(patterns))
+
+    seen: set[str] = set()
+    clauses: list[CompiledClause] = []
+    kinds_by_clause: dict[str, dict[str, FieldKind]] = {}
+    for ci, c in enumerate(model.clauses):
+        cloc: tuple[str | int, ...] = ("clauses", ci)
+        if c.id in seen:
+            raise fail((*cloc, "id"), f"duplicate clause id '{c.id}' (expected each clause id once)")
+        seen.add(c.id)
+        if not (c.locate.headings or c.locate.patterns):
+            raise fail((*cloc, "locate"), "expected at least one of headings or patterns")
+        fields: list[CompiledField] = []
+        kinds: dict[str, FieldKind] = {}
+        for fname, spec in c.extract.items():
+            floc = (*cloc, "extract", fname)
+            if not re.match(_ID, fname):
+                raise fail(floc, f"field name '{fname}' must be lower_snake_case")
+            fields.append(_compile_field(fname, spec, floc, fail, rxs))
+            kinds[fname] = FieldKind(type=spec.type, values=tuple(spec.values))
+        kinds_by_clause[c.id] = kinds
+
+        def pred(
+            data: dict[str, Any], loc: tuple[str | int, ...], kinds: dict[str, FieldKind] = kinds
+        ) -> Predicate:
+            try:
+                return parse_predicate(data, fields=kinds, path=loc)
+            except PredicateSyntaxError as exc:
+                raise fail(exc.path, exc.message) from None
+
+        ploc = (*cloc, "positions")
+        positions: list[CompiledPosition] = []
+        for i, p in enumerate(c.positions.unacceptable):
+            positions.append(
+                CompiledPosition(
+                    outcome="unacceptable",
+                    when=pred(p.when, (*ploc, "unacceptable", i, "when")),
+                    reason=p.reason,
+                    claim=p.claim,
+                )
+            )
+        if c.positions.standard is not None:
+            p = c.positions.standard
+            positions.append(
+                CompiledPosition(
+                    outcome="standard",
+                    when=pred(p.when, (*ploc, "standard", "when")),
+                    reason=p.reason,
+                    claim=p.claim,
+                )
+            )
+        ranks = [f.rank for f in c.positions.fallbacks]
+        if len(set(ranks)) != len(ranks):
+            raise fail((*ploc, "fallbacks"), f"fallback ranks must be distinct, got {ranks}")
+        order = sorted(range(len(c.positions.fallbacks)), key=lambda i: c.positions.fallbacks[i].rank)
+        for i in order:
+            f = c.positions.fallbacks[i]
+            positions.append(
+                CompiledPosition(
+                    outcome="fallback",
+                    when=pred(f.when, (*ploc, "fallbacks", i, "when")),
+                    reason=f.reason,
+                    claim=f.claim,
+                    rank=f.rank,
+                    approval=f.approval,
+                )
+            )
+        na = pred(c.not_applicable_when, (*cloc, "not_applicable_when")) if c.not_applicable_when else None
+        ref = c.referenced
+        clauses.append(
+            CompiledClause(
+                id=c.id,
+                title=c.title,
+                required=c.required,
+                model=c,
+                headings=tuple(h.lower() for h in c.locate.headings),
+                heading_res=rxs(c.locate.headings, (*cloc, "locate", "headings"), literal=True),
+                bridges=rxs(c.locate.bridges, (*cloc, "locate", "bridges"), literal=True),
+                patterns=rxs(c.locate.patterns, (*cloc, "locate", "patterns")),
+                exclude=rxs(c.locate.exclude, (*cloc, "locate", "exclude")),
+                fields=tuple(fields),
+                positions=tuple(positions),
+                not_applicable_when=na,
+                referenced=rxs(ref.patterns, (*cloc, "referenced", "patterns")) if ref else (),
+                provided_if=rxs(ref.provided_if, (*cloc, "referenced", "provided_if")) if ref else (),
+            )
+        )
+    checks: list[CompiledCheck] = []
+    for ki, k in enumerate(model.checks):
+        kloc: tuple[str | int, ...] = ("checks", ki)
+        for ri, r in enumerate(k.requires):
+            if r not in kinds_by_clause:
+                raise fail(
+                    (*kloc, "requires", ri),
+                    f"unknown clause '{r}' (expected one of: {', '.join(kinds_by_clause)})",
+                )
+        kinds = {f"{cid}.{fn}": fk for cid in k.requires for fn, fk in kinds_by_clause[cid].items()}
+        try:
+            when = parse_predicate(k.when, fields=kinds, path=(*kloc, "when"))
+        except PredicateSyntaxError as exc:
+            raise fail(exc.path, exc.message) from None
+        checks.append(CompiledCheck(id=k.id, title=k.title, model=k, when=when))
+    for ti, t in enumerate(model.tests):
+        for cid in t.expect:
+            if cid not in seen and cid not in {k.id for k in model.checks} and cid not in _DOC_CHECK_RULES:
+                raise fail(
+                    ("tests", ti, "expect", cid),
+                    f"unknown clause or check '{cid}' (expected one of: {', '.join(seen)})",
+                )
+    return tuple(clauses), tuple(checks)
+
+
+_DOC_CHECK_RULES = ("placeholders", "number_words", "cross_references", "undefined_terms", "unused_terms")
+
+
+def _compile_field(
+    fname: str, spec: ExtractModel, floc: tuple[str | int, ...], fail: Any, rxs: Any
+) -> CompiledField:
+    cues: dict[str, tuple[re.Pattern[str], ...]] = {}
+    if spec.type in ("enum", "set"):
+        if not spec.values:
+            raise fail((*floc, "values"), f"a {spec.type} needs its list of values")
+        for extra in spec.cues:
+            if extra not in spec.values:
+                raise fail(
+                    (*floc, "cues", extra), f"'{extra}' is not one of values ({', '.join(spec.values)})"
+                )
+        for v in spec.values:
+            if v in spec.cues:
+                cues[v] = rxs(spec.cues[v], (*floc, "cues", v))
+            elif v in CUES:
+                cues[v] = tuple(re.compile(p, re.IGNORECASE) for p in CUES[v])
+            elif v != spec.default:
+                raise fail(
+                    (*floc, "values"),
+                    f"no cues for value '{v}' "
+                    f"(expected cues: {{{v}: [patterns]}} or a built-in value: {', '.join(CUES)})",
+                )
+    if spec.type == "duration" and spec.unit is None:
+        raise fail((*floc, "type"), "a duration needs a unit (hours, days, weeks, months or years)")
+    if spec.type == "bool" and not (spec.true_if or spec.false_if):
+        raise fail((*floc, "type"), "a bool needs true_if and/or false_if cues")
+    if spec.type == "text" and not spec.pattern:
+        raise fail((*floc, "type"), "a text value needs a pattern")
+    after: tuple[re.Pattern[str], ...] = ()
+    if spec.after is True:
+        after = tuple(re.compile(p, re.IGNORECASE) for p in EXCLUSION_TRIGGERS)
+    elif isinstance(spec.after, list):
+        after = rxs(spec.after, (*floc, "after"))
+    pattern = rxs([spec.pattern], (*floc, "pattern"))[0] if spec.pattern else None
+    return CompiledField(
+        name=fname,
+        spec=spec,
+        near=rxs(spec.near, (*floc, "near")),
+        closest_to=rxs(spec.closest_to or spec.near, (*floc, "closest_to" if spec.closest_to else "near")),
+        cues=cues,
+        true_if=rxs(spec.true_if, (*floc, "true_if")),
+        false_if=rxs(spec.false_if, (*floc, "false_if")),
+        after=after,
+        pattern=pattern,
+    )
