@@ -56,6 +56,7 @@ from rapidfuzz import fuzz, process
 from citationgate.align import Alignment, Unit, WordEdit, align, segment, tokens, word_opcodes
 from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
+from citationgate.gate import index_for
 from citationgate.locate import QuoteIndex
 from citationgate.model import VerifiedQuote
 from citationgate.normalize import normalize_quote
@@ -75,6 +76,17 @@ MAX_CONTEXT_CHARS = 4000
 EDITS_SHOWN = 3
 
 _ACTOR = "reverify"
+#: Fields of an earlier finding kept on its reverify record (not `extracted`: its offsets are the old version's).
+_CARRIED = (
+    "proposal_id",
+    "proposer",
+    "title",
+    "outcome",
+    "guidance",
+    "searched",
+    "quote_verified",
+    "disclosure",
+)
 
 
 class FindingsError(CitationGateError):
@@ -225,6 +237,21 @@ class CitationOutcome:
             "reason": self.reason,
         }
 
+    def to_finding_citation(self) -> dict[str, Any]:
+        """This citation in the gate's citation shape, for the stored reverify review."""
+        n = self.new
+        base = {"quote": self.old.quote, "reverify_status": self.status, "reason": self.reason}
+        if n is None:
+            status = "failed" if self.status == STALE else self.old.status
+            return {**base, "status": status, "text": None, "start": None, "end": None, "became": self.became}
+        return {
+            **base,
+            "status": VERIFIED,
+            "match": "exact",
+            **{k: v for k, v in n.to_dict().items() if k != "match"},
+            "occurrences": [],
+        }
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FindingOutcome:
@@ -258,11 +285,20 @@ class FindingOutcome:
         return d
 
     def to_record(self, previous_review_id: int | None) -> dict[str, Any]:
-        """What the store keeps for the new review: the report entry plus its lineage."""
+        """What the store keeps for the new review: the report entry, its lineage, and citations in the
+        shape `Finding.to_dict()` uses (re-anchored ones as verified at their new offsets, stale ones as
+        failed), so `findings REVIEW_ID` shows it and a later `reverify` can start from it."""
         p = self.previous
+        supervision = p.get("supervision")
+        if self.status in (CONTEXT_CHANGED, MOVED) and supervision == "standard":
+            supervision = "elevated"
+        carried = {k: p[k] for k in _CARRIED if k in p}
         return {
+            **carried,
             **self.to_dict(),
-            "title": p.get("title"),
+            "supervision": supervision,
+            "report_citations": [c.to_dict() for c in self.citations],
+            "citations": [c.to_finding_citation() for c in self.citations],
             "previous": {
                 "review_id": previous_review_id,
                 "id": self.previous_id,
@@ -383,7 +419,7 @@ def reverify(
             f"{new.name}: the new version is withheld ({why}); nothing is re-verified against it"
         )
     alignment = align(old, new) if old is not None else None
-    index = QuoteIndex(new.text)
+    index = index_for(new)
     texts = sorted(
         {
             c["text"]
