@@ -76,7 +76,7 @@ MAX_CONTEXT_CHARS = 4000
 EDITS_SHOWN = 3
 
 _ACTOR = "reverify"
-#: Fields of an earlier finding kept on its reverify record (not `extracted`: its offsets are the old version's).
+#: Fields of an earlier finding kept on its reverify record (not `extracted`: old-version offsets).
 _CARRIED = (
     "proposal_id",
     "proposer",
