@@ -128,7 +128,7 @@ def test_rejected_rerank_response(msa: Path, tmp_path: Path, content: str, messa
     data = json.loads(result.stdout)
     assert data["results"] == base["results"]
     assert data["rerank"]["applied"] is False
-    assert f"Error: rerank.json: " in result.stderr and message in result.stderr
+    assert "Error: rerank.json: " in result.stderr and message in result.stderr
     assert "original order is kept" in result.stderr
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ingest.document import Document
 from ingest.sections import detect_sections
-from playbooks.bridges import BridgeError, Bridges, expand_query, load_bridges
+from playbooks.bridges import BridgeError, expand_query, load_bridges
 from playbooks.retrieve import (
     NO_SEMANTIC_PENALTY,
     ClauseRetriever,
@@ -61,7 +61,8 @@ This Agreement is made between Northwind Ltd ("Customer") and Contoso Ltd ("Supp
 
 4. Limitation of Liability
 
-4.1 The aggregate liability of the Supplier shall not exceed the Fees paid in the twelve months before the claim.
+4.1 The aggregate liability of the Supplier shall not exceed the Fees paid in the twelve months
+before the claim.
 
 4.2 Neither party is liable for indirect or consequential loss.
 
@@ -165,7 +166,10 @@ def test_expansion_weighs_the_askers_words_more() -> None:
 
 def test_own_words_outrank_bridge_words() -> None:
     """Two equal clauses, one with the asker's word and one with the bridged word: the asker's wins."""
-    text = "1. Alpha\n\nThe sprocket is blue.\n\n2. Beta\n\nThe widget is blue.\n\n3. Gamma\n\nNothing.\n\n4. Delta\n\nNone.\n"
+    text = (
+        "1. Alpha\n\nThe sprocket is blue.\n\n2. Beta\n\nThe widget is blue.\n\n"
+        "3. Gamma\n\nNothing.\n\n4. Delta\n\nNone.\n"
+    )
     bridges = load_bridges({"gadget": {"when": ["widget"], "means": ["sprocket"]}}, base=False)
     hits = ClauseRetriever(make_doc(text), bridges=bridges, semantic=None).search("widget?", top=2)
     assert "widget" in hits[0].text and "sprocket" in hits[1].text
@@ -324,7 +328,7 @@ def test_few_sections_read_as_paragraphs() -> None:
 
 def test_long_section_is_split() -> None:
     """A section longer than the unit limit is split, and the pieces keep its label."""
-    body = "\n\n".join("The Supplier shall do a thing number %d with care and skill." % i for i in range(80))
+    body = "\n\n".join(f"The Supplier shall do a thing number {i} with care and skill." for i in range(80))
     text = f"1. Scope\n\n{body}\n\n2. Fees\n\nFees.\n\n3. Term\n\nTerm.\n\n4. Law\n\nLaw.\n"
     units = build_units(make_doc(text))
     scope = [u for u in units if u.label == "1"]
