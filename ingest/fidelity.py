@@ -202,6 +202,8 @@ _DOCX_NS = {
     "m": "http://schemas.openxmlformats.org/officeDocument/2006/math",
 }
 
+_DOCX_SYM = W + "sym"
+_DOCX_HEX = re.compile(r"^[0-9A-Fa-f]{1,6}$")
 _DOCX_CHARS = {W + "noBreakHyphen": "\u2011", W + "softHyphen": "\u00ad"}
 
 
@@ -221,7 +223,7 @@ def _docx_excluded(view: str) -> str:
 
 
 def _docx_text_xpath(view: str) -> str:
-    kinds = "self::w:t or self::m:t or self::w:noBreakHyphen or self::w:softHyphen"
+    kinds = "self::w:t or self::m:t or self::w:noBreakHyphen or self::w:softHyphen or self::w:sym"
     if view == "original":
         kinds += " or self::w:delText"
     return f".//*[({kinds}) and {_docx_excluded(view)}]"
@@ -233,7 +235,14 @@ def docx_reference_text(stories: Sequence[Any], *, view: str) -> str:
     xpath = _docx_text_xpath(view)
     for story in stories:
         for el in story.xpath(xpath, namespaces=_DOCX_NS):
-            out.append(_DOCX_CHARS.get(el.tag) or el.text or "")
+            if el.tag == _DOCX_SYM:
+                out.append(
+                    chr(int(el.get(W + "char") or "20", 16))
+                    if _DOCX_HEX.match(el.get(W + "char") or "")
+                    else ""
+                )
+            else:
+                out.append(_DOCX_CHARS.get(el.tag) or el.text or "")
     return "".join(out)
 
 

@@ -4,7 +4,7 @@ python-docx's `Paragraph.text` reads only the runs directly inside a paragraph, 
 insertions, content controls, fields, smart tags and tables vanish and numbering is never there. This
 reader walks the XML itself. What the canonical text holds, in order:
 
-1. The body. Paragraphs end with "\\n". A table is its rows, one per line, cells separated by "\\t"
+1. The body. Paragraphs are separated by "\\n". A table is its rows, one per line, cells separated by "\\t"
    (paragraphs inside a cell are separated by "\\n"); a vertically merged cell is read once (the
    continuation cells hold no text of their own); nested tables are read in place.
    Automatic numbering labels ("1.", "11.2", "(a)", "ARTICLE V") are rendered at the start of their
@@ -12,8 +12,8 @@ reader walks the XML itself. What the canonical text holds, in order:
    exactly to the label. Bullets are not rendered. Text boxes are read once (the `mc:Choice`, never
    also the `mc:Fallback` copy) and placed after the paragraph that anchors them.
    Fields keep their result and drop their instruction; `w:tab` is "\\t", `w:br`/`w:cr` (also page and
-   column breaks) are "\\n", `w:noBreakHyphen` is U+2011, `w:softHyphen` is U+00AD, `w:sym` is its
-   character.
+   column breaks) are "\\n", `w:noBreakHyphen` is U+2011, `w:softHyphen` is U+00AD, `w:sym` is the
+   character Word stores (symbol-font glyphs stay private-use code points: no normalization).
 2. Footnotes, then endnotes, that the body references in the chosen view (each a region, kind
    "footnote"/"endnote", in `metadata["regions"]`).
 3. Headers, then footers, of every section (furniture, kind "header"/"footer"), each part once.
@@ -73,29 +73,6 @@ MAX_PART_BYTES = 256 << 20
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _SEP_AFTER_BODY = "\n\n"
-
-#: Symbol-font code points (as Word stores them, in the private-use area F0xx) with a plain meaning.
-_SYMBOL_FONT = {
-    0xB7: "•",
-    0xD2: "®",
-    0xD3: "©",
-    0xD4: "™",
-    0xE2: "®",
-    0xE3: "©",
-    0xE4: "™",
-    0xB1: "±",
-    0xB4: "×",
-    0xB8: "÷",
-    0xB3: "≥",
-    0xA3: "≤",
-    0xB9: "≠",
-    0xBB: "≈",
-    0xAE: "→",
-    0xAC: "←",
-    0xA5: "∞",
-    0xB0: "°",
-    0x2D: "−",
-}
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.I)
 _DEFINES = re.compile(
@@ -699,18 +676,9 @@ def _run_bold(r: Any) -> bool:
 
 
 def _symbol(el: Any) -> str:
-    raw = el.get(W + "char") or ""
+    """A w:sym as the character Word stores (symbol fonts use private-use code points F0xx: kept)."""
     try:
-        code = int(raw, 16)
-    except ValueError:
-        return ""
-    if 0xF000 <= code <= 0xF0FF:
-        font = (el.get(W + "font") or "").lower()
-        if font == "symbol" and code - 0xF000 in _SYMBOL_FONT:
-            return _SYMBOL_FONT[code - 0xF000]
-        return chr(code)
-    try:
-        return chr(code)
+        return chr(int(el.get(W + "char") or "", 16))
     except ValueError:
         return ""
 
