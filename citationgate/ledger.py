@@ -463,6 +463,11 @@ def _content_stems(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def has_content(text: str) -> bool:
+    """Whether `text` says anything checkable: a content word or a value beyond references."""
+    return bool(_content_stems(text)) or bool(extract_values(text))
+
+
 def _mask_values(text: str) -> str:
     chars = list(text)
     for v in extract_values(text):
@@ -1147,6 +1152,7 @@ __all__ = [
     "clause_references",
     "extract_values",
     "finding_passages",
+    "has_content",
     "ledger_rows",
     "parse_number",
     "split_claims",

@@ -5,6 +5,7 @@ Each module below registers its commands on the one `app`; `main` is the console
 
 from __future__ import annotations
 
+from citationgate.cli import answers as _answers  # noqa: F401  (registers commands)
 from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
 from citationgate.cli import ask as _ask  # noqa: F401  (registers commands)
 from citationgate.cli import gate as _gate  # noqa: F401  (registers commands)

@@ -1,0 +1,318 @@
+"""`citationgate check-answer` and `citationgate ledger`.
+
+check-answer puts the verified record between a drafting step and delivery: every quoted passage of
+the answer must be a sub-span of a verified quote under the citation written against it, or the
+answer is withheld (exit 1) with every failure listed, its reason, and the verified text it should
+have used. ledger shows, one row per atomic claim, which claims a review's passages support and what
+to do about the rest.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from citationgate.answers import AnswerCheck, FindingsError, PassageCheck, check_answer, parse_findings
+from citationgate.audit import AuditEvent
+from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
+from citationgate.ledger import LedgerRow, build_ledger, summarize
+from citationgate.store import Store
+from citationgate.versions import ingest_file
+from ingest.document import Document
+from ingest.errors import CorruptFileError, MissingFileError
+
+EXIT_USAGE = 2
+
+
+class LedgerFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    md = "md"
+
+
+def read_answer(path: Path) -> str:
+    """The answer's text (UTF-8). A missing, unreadable, non-UTF-8 or empty file is exit 3."""
+    name = path.name
+    if not path.is_file():
+        raise MissingFileError(f"{name}: no such file")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise MissingFileError(f"{name}: cannot be read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CorruptFileError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+    if not text.strip():
+        raise CorruptFileError(f"{name}: the answer is empty")
+    return text
+
+
+def read_findings_file(path: Path) -> object:
+    """Decode a findings JSON file (`verify`/`review`/`findings --format json` output)."""
+    name = path.name
+    if not path.is_file():
+        raise MissingFileError(f"{name}: no such file")
+    try:
+        raw = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FindingsError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise MissingFileError(f"{name}: cannot be read ({exc.strerror})") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise FindingsError(
+            f"{name}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+
+
+def _document_by_text_sha(store: Store, data: object) -> Document | None:
+    """The stored version a findings file names by `document.text_sha256`, if it is in the store."""
+    if not isinstance(data, dict):
+        return None
+    sha = (data.get("document") or {}).get("text_sha256") if isinstance(data.get("document"), dict) else None
+    if not isinstance(sha, str):
+        return None
+    for v in store.list_versions():
+        if v["text_sha256"] == sha:
+            return store.get_version(int(v["id"])).document
+    return None
+
+
+@app.command("check-answer")
+def check_answer_command(
+    answer: Annotated[Path, typer.Argument(metavar="ANSWER", help="The answer: Markdown or plain text.")],
+    review: Annotated[
+        int | None, typer.Option("--review", metavar="REVIEW_ID", help="Check against a stored review.")
+    ] = None,
+    findings_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--findings", metavar="FINDINGS.json", help="Check against findings JSON (verify/review output)."
+        ),
+    ] = None,
+    doc: Annotated[
+        Path | None,
+        typer.Option(
+            "--doc", help="The contract, with --findings: resolves clause references and unread words."
+        ),
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    db: DbOption = None,
+) -> None:
+    """Check every quoted passage of an answer against the verified record; withhold it if any fails.
+
+    Exits 0 when every passage is a sub-span of a verified quote under its citation, 1 when the answer
+    is withheld (each failure listed with its reason and the verified text to use instead), 3 for an
+    unreadable ANSWER, 4 for malformed findings JSON, 6 for an unknown review.
+    """
+    if (review is None) == (findings_file is None):
+        fail("give exactly one of --review REVIEW_ID or --findings FINDINGS.json", code=EXIT_USAGE)
+    text = read_answer(answer)
+    store = Store.open(db)
+    document: Document | None
+    if review is not None:
+        record = store.get_review(review)
+        findings = record.findings
+        document = record.version.document
+        source = f"review {review}"
+        if doc is not None:
+            info(f"--doc {doc.name} is not used with --review: the review's own version is ({document.name})")
+    else:
+        assert findings_file is not None
+        data = read_findings_file(findings_file)
+        findings = parse_findings(data, source=findings_file.name)
+        source = findings_file.name
+        if doc is not None:
+            version, _reused = ingest_file(store, doc)
+            document = version.document
+        else:
+            document = _document_by_text_sha(store, data)
+            if document is None:
+                info(
+                    "no document: clause references resolve only through the findings' section labels, "
+                    "and words outside every verified quote count as `nowhere` (pass --doc FILE)"
+                )
+    result = check_answer(text, findings, document=document, source=source)
+    answer_sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    summary = result.summary()
+    store.append_audit(
+        [
+            AuditEvent(
+                action="check-answer",
+                result="passed" if result.verdict == "pass" else "withheld",
+                actor="check-answer",
+                document_sha256=result.document_sha256 or "",
+                reason=(
+                    f"{len(result.passages)} quoted passage(s), {len(result.failures)} failed"
+                    + (f", {summary['flagged']} flagged" if summary["flagged"] else "")
+                ),
+                payload={
+                    "answer": answer.name,
+                    "answer_sha256": answer_sha,
+                    "review_id": review,
+                    "findings_file": findings_file.name if findings_file else None,
+                    "summary": summary,
+                    "failures": [
+                        {"index": p.passage.index, "status": p.status.value, "text": p.passage.text}
+                        for p in result.failures
+                    ],
+                },
+            )
+        ]
+    )
+    if fmt is Format.json:
+        emit_json(
+            {
+                "answer": {"name": answer.name, "sha256": answer_sha},
+                "review": {"id": review} if review is not None else None,
+                "document": (
+                    {"name": document.name, "text_sha256": document.text_sha256, "status": document.status}
+                    if document is not None
+                    else None
+                ),
+                **result.to_dict(),
+            }
+        )
+    else:
+        for line in render_check(answer.name, result):
+            typer.echo(line)
+    if result.verdict != "pass":
+        raise typer.Exit(EXIT_GATE)
+
+
+def render_check(name: str, result: AnswerCheck) -> list[str]:
+    """The table view: verdict, then each passage with its status, citation and, for a failure,
+    the reason and the verified text to use instead."""
+    n, bad = len(result.passages), len(result.failures)
+    if result.verdict == "pass":
+        head = f"{name}: PASS — {n} quoted passage(s), every one inside a verified quote under its citation"
+    else:
+        head = f"{name}: WITHHELD — {bad} of {n} quoted passage(s) fail"
+    lines = [head]
+    for p in result.passages:
+        lines.extend(_render_passage(p))
+    if result.claims:
+        lines.append("")
+        lines.append("claims (cited sentences, split into atomic claims):")
+        for r in result.claims:
+            lines.append(f"  {r.id:<7} {r.support.value:<12} {_clip(r.claim, 70)}")
+            if r.support.value != "supported":
+                lines.append(f"          {r.explanation}")
+    for note in result.notes:
+        lines.append(f"note: {note}")
+    return lines
+
+
+def _render_passage(p: PassageCheck) -> list[str]:
+    cite = f"{p.citation.text} ({p.citation_source})" if p.citation else "no citation"
+    mark = "ok  " if p.passed else "FAIL"
+    out = [
+        f"  {mark} {p.passage.index:>2}. {p.status.value:<21} line {p.passage.line:<4} "
+        f"“{_clip(p.passage.text, 60)}”  {cite}"
+    ]
+    if not p.passed:
+        out.append(f"          why: {p.reason}")
+        for s in p.should_use:
+            out.append(f"          use: “{_clip(s.text, 90)}” {s.cite()}")
+    for f in p.flags:
+        out.append(f"          flag: {f}")
+    return out
+
+
+def _clip(s: str, n: int) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+# ── ledger ───────────────────────────────────────────────────────────────────────────────────────
+_CSV_FIELDS = (
+    "id",
+    "source",
+    "claim",
+    "support",
+    "action",
+    "authority",
+    "explanation",
+    "proposed",
+    "rejected",
+    "passages",
+)
+
+
+def _passages_cell(r: LedgerRow) -> str:
+    return "; ".join(f"{p.finding} [{p.start}, {p.end}) {p.section or ''}".strip() for p in r.passages)
+
+
+@app.command("ledger")
+def ledger_command(
+    review_id: Annotated[
+        int, typer.Argument(metavar="REVIEW_ID", help="A stored review (see `findings --list`).")
+    ],
+    fmt: Annotated[
+        LedgerFormat, typer.Option("--format", help="table, json, csv or md.")
+    ] = LedgerFormat.table,
+    db: DbOption = None,
+) -> None:
+    """The claim-support ledger of a review: one row per atomic claim, with its passages, a support
+    label (supported | partial | unsupported | unverifiable), the words at issue, what to do about
+    it (keep | narrow | remove | review) and the source's authority."""
+    store = Store.open(db)
+    record = store.get_review(review_id)
+    document = record.version.document
+    rows = build_ledger(record.findings, document=document)
+    counts = summarize(rows)
+    if fmt is LedgerFormat.json:
+        emit_json(
+            {
+                "review": {"id": record.id, "kind": record.kind},
+                "document": {"name": document.name, "text_sha256": document.text_sha256},
+                "rows": [r.to_dict() for r in rows],
+                "summary": counts,
+            }
+        )
+        return
+    if fmt is LedgerFormat.csv:
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(_CSV_FIELDS), lineterminator="\n")
+        writer.writeheader()
+        for r in rows:
+            d: dict[str, Any] = r.to_dict()
+            writer.writerow(
+                {k: (_passages_cell(r) if k == "passages" else d.get(k) or "") for k in _CSV_FIELDS}
+            )
+        typer.echo(buf.getvalue(), nl=False)
+        return
+    if fmt is LedgerFormat.md:
+        typer.echo(f"# Claim-support ledger — review {record.id} ({document.name})\n")
+        typer.echo("| id | claim | support | action | authority | explanation | passages |")
+        typer.echo("|---|---|---|---|---|---|---|")
+        for r in rows:
+            expl = r.explanation + (f" Proposed: “{r.proposed}”." if r.proposed else "")
+            typer.echo(
+                f"| {r.id} | {_md(r.claim)} | {r.support.value} | {r.action} | {r.authority} | "
+                f"{_md(expl)} | {_md(_passages_cell(r))} |"
+            )
+        typer.echo("\n" + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+        return
+    typer.echo(f"ledger of review {record.id} ({record.kind})  {document.name}  {len(rows)} atomic claim(s)")
+    for r in rows:
+        typer.echo(f"  {r.id:<8} {r.support.value:<12} {r.action:<7} {r.authority:<11} {_clip(r.claim, 64)}")
+        if r.support.value != "supported":
+            typer.echo(f"           {r.explanation}")
+        if r.proposed:
+            typer.echo(f"           proposed: “{r.proposed}”  (rejected: “{r.rejected}”)")
+    typer.echo(", ".join(f"{k}: {v}" for k, v in counts.items()))
+
+
+def _md(s: str) -> str:
+    return " ".join(s.split()).replace("|", "\\|")
