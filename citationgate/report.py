@@ -136,7 +136,13 @@ def render_table(data: Mapping[str, Any], *, width: int = 100) -> str:
         _counts(data),
         "",
     ]
-    wrap = textwrap.TextWrapper(width=width, initial_indent="      ", subsequent_indent="      ")
+    wrap = textwrap.TextWrapper(
+        width=width,
+        initial_indent="      ",
+        subsequent_indent="      ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
     for severity, group in _by_severity(data.get("findings") or []):
         lines.append(f"{severity.upper()} ({len(group)})")
         for f in group:
