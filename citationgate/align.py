@@ -136,30 +136,53 @@ def _clause_sections(sections: Sequence[Section]) -> list[Section]:
     return sorted((s for s in sections if not s.label.startswith("(")), key=lambda s: s.start)
 
 
-def _one_paragraph_per_line(text: str) -> bool:
-    """True when line breaks separate paragraphs (DOCX text, unwrapped TXT), not wrapped lines."""
-    if not _BLANK_LINE.search(text):
-        return True
-    lines = [ln for ln in text.split("\n") if ln.strip()]
-    if not lines:
-        return True
-    lengths = sorted(len(ln) for ln in lines)
-    return lengths[len(lengths) // 2] > 140  # a wrapped text's typical line is short
+_NEWLINES = re.compile(r"\r?\n(?:[^\S\n]*\r?\n)*[^\S\n]*")
+_SENTENCE_END = re.compile(r"[.;:!?][\"'”’)\]]*\s*$")
+
+
+def _paragraph_breaks(text: str) -> list[int]:
+    """Where paragraphs start: after a blank line, or after a line that ends a sentence or stops short.
+
+    A wrapped line (PDF, hard-wrapped text) runs to about the full width and usually ends mid-sentence,
+    so it does not end a paragraph; a line-per-paragraph text (DOCX) breaks at every line that ends with
+    punctuation or is shorter than most.
+    """
+    lengths = sorted(len(ln) for ln in text.split("\n") if ln.strip())
+    if not lengths:
+        return []
+    full = lengths[int(0.9 * (len(lengths) - 1))]
+    out = []
+    line_start = 0
+    for m in _NEWLINES.finditer(text):
+        prev = text[line_start : m.start()].rstrip()
+        line_start = m.end()
+        if m.group().count("\n") > 1 or _SENTENCE_END.search(prev) or len(prev) < 0.6 * full:
+            out.append(m.end())
+    return out
+
+
+_LEADING_LABEL = re.compile(
+    r"(?:(?:ARTICLE|Article|SECTION|Section|CLAUSE|Clause)[ \t]+[0-9IVXLC]+(?:\.\d+)*\.?"
+    r"|\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.|\((?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,2}|[A-Z])\))(?=[ \t])"
+)
 
 
 def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
-    """Cut `text` into units at clause labels and paragraph breaks (see the module docstring)."""
+    """Cut `text` into units at clause labels and paragraph breaks (see the module docstring).
+
+    A unit's label is the section label it starts with or, where the detector took none (it may
+    reject "8.2" straight after "8." once 8.1 is deleted), a leading token shaped like one
+    ("8.2", "12.", "(b)", "Section 4"): either way it is left out of the key.
+    """
     clauses = _clause_sections(sections)
-    labels = {s.start: s.label for s in clauses}
-    breaks = _LINE_BREAK if _one_paragraph_per_line(text) else _BLANK_LINE
+    labels = {s.start: s.label for s in sections}
     cuts = {0, *labels}
-    cuts.update(m.end() for m in breaks.finditer(text))
+    cuts.update(_paragraph_breaks(text))
     bounds = sorted(c for c in cuts if 0 <= c < len(text))
     spans: list[tuple[int, int]] = []
     for i, a in enumerate(bounds):
         b = bounds[i + 1] if i + 1 < len(bounds) else len(text)
         spans.extend(_split_long(text, a, b))
-    # innermost clause label for each unit, by a sweep over the (sorted) clause sections
     clause_starts = [s.start for s in clauses]
     units: list[Unit] = []
     for a, b in spans:
@@ -171,14 +194,17 @@ def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
         label = labels.get(a)
         body_start = a
         if label is not None and text.startswith(label, a):
-            m = _LABEL_TAIL.match(text, a + len(label))
-            body_start = m.end() if m else a + len(label)
-        elif label is not None:
-            label_end = a
-            while label_end < end and not text[label_end].isspace():
-                label_end += 1
-            body_start = label_end
-        section = label or _innermost(clauses, clause_starts, a)
+            body_start = a + len(label)
+        else:
+            m = _LEADING_LABEL.match(text, a, end)
+            if m is not None:
+                label = m.group().rstrip(".")
+                body_start = m.end()
+            elif label is not None:  # a generated label not in the text as printed: no label to strip
+                label = None
+        if body_start > a:
+            tail = _LABEL_TAIL.match(text, body_start, end)
+            body_start = tail.end() if tail else body_start
         units.append(
             Unit(
                 index=len(units),
@@ -186,7 +212,7 @@ def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
                 end=end,
                 body_start=min(body_start, end),
                 label=label,
-                section=section,
+                section=_innermost(clauses, clause_starts, a),
                 key=normalize_quote(text[body_start:end]),
             )
         )
@@ -194,18 +220,16 @@ def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
 
 
 def _innermost(clauses: Sequence[Section], starts: Sequence[int], pos: int) -> str | None:
+    """The innermost clause holding `pos`: the latest-starting one that contains it."""
     i = bisect.bisect_right(starts, pos) - 1
-    best: Section | None = None
-    while i >= 0:
+    for _ in range(256):
+        if i < 0:
+            return None
         s = clauses[i]
-        if s.start <= pos < s.end and (best is None or s.level > best.level):
-            best = s
-            if s.level <= 1:
-                break
+        if s.start <= pos < max(s.end, s.start + 1):
+            return s.label
         i -= 1
-        if best is not None and i >= 0 and clauses[i].level < best.level and clauses[i].end > pos:
-            break
-    return best.label if best else None
+    return None
 
 
 def _split_long(text: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -280,6 +304,8 @@ class Alignment:
     old_pair: dict[int, int]  # old unit index → new unit index (for kept, renumbered, moved, changed)
     old_block: dict[int, int]  # old unit index → index into `_blocks` (word-aligned units)
     old_kind: dict[int, ChangeKind]  # old unit index → same | renumbered | moved | changed
+    inserted_units: list[int]  # new-text starts of paragraphs inserted where there was nothing
+    deleted_units: list[int]  # old-text starts of paragraphs removed with nothing in their place
     _blocks: tuple[_Block, ...] = field(repr=False)
     _old_starts: list[int] = field(repr=False)
     _new_starts: list[int] = field(repr=False)
@@ -374,6 +400,14 @@ class Alignment:
             if _touches(e.new_start, e.new_end, start, end, strict=strict):
                 out.append(e)
         return out
+
+    def paragraphs_above(self, old_offset: int, new_offset: int) -> tuple[int, int]:
+        """Paragraphs inserted above `new_offset` and removed above `old_offset` (whole paragraphs only;
+        an edited or re-flowed paragraph is an edit, not an insertion)."""
+        return (
+            bisect.bisect_left(self.inserted_units, new_offset),
+            bisect.bisect_left(self.deleted_units, old_offset),
+        )
 
     def summary(self) -> dict[str, int]:
         counts: dict[str, int] = defaultdict(int)
@@ -507,18 +541,18 @@ def align_texts(
 
     old_pair: dict[int, int] = {}
     kinds: dict[int, ChangeKind] = {}  # by old index, for paired units
-    runs: list[tuple[list[int], list[int]]] = []
+    runs: list[tuple[list[int], list[int], int, int]] = []  # old units, new units, where (i1, j1)
     for tag, i1, i2, j1, j2 in _merge_ops(_opcodes(old_ids, new_ids)):  # type: ignore[arg-type]
         if tag == "equal":
             for k in range(i2 - i1):
                 old_pair[i1 + k] = j1 + k
         else:
-            runs.append((list(range(i1, i2)), list(range(j1, j2))))
+            runs.append((list(range(i1, i2)), list(range(j1, j2)), i1, j1))
 
     # moved: a unit left over on both sides with the same key, paired in order of appearance
     left_old: dict[str, list[int]] = defaultdict(list)
     left_new: dict[str, list[int]] = defaultdict(list)
-    for olds, news in runs:
+    for olds, news, _, _ in runs:
         for i in olds:
             left_old[old_units[i].key].append(i)
         for j in news:
@@ -540,10 +574,43 @@ def align_texts(
     old_block: dict[int, int] = {}
     all_edits: list[WordEdit] = []
     unit_edits: dict[tuple[str, int], list[WordEdit]] = defaultdict(list)
-    for olds, news in runs:
+    inserted: list[int] = []  # new starts of units added where nothing was (a paragraph inserted)
+    deleted: list[int] = []  # old starts of units removed with nothing in their place
+    for olds, news, i1, j1 in runs:
         olds = [i for i in olds if i not in moved_old]
         news = [j for j in news if j not in moved_new]
         if not olds or not news:
+            # a whole-paragraph insertion or deletion: one edit per unit, at the point between units
+            old_point = old_units[i1 - 1].end if i1 > 0 else 0
+            new_point = new_units[j1 - 1].end if j1 > 0 else 0
+            for j in news:
+                u = new_units[j]
+                inserted.append(u.start)
+                e = WordEdit(
+                    op="insert",
+                    old_start=old_point,
+                    old_end=old_point,
+                    new_start=u.start,
+                    new_end=u.end,
+                    old_text="",
+                    new_text=new_text[u.start : u.end],
+                )
+                all_edits.append(e)
+                unit_edits[("new", j)].append(e)
+            for i in olds:
+                u = old_units[i]
+                deleted.append(u.start)
+                e = WordEdit(
+                    op="delete",
+                    old_start=u.start,
+                    old_end=u.end,
+                    new_start=new_point,
+                    new_end=new_point,
+                    old_text=old_text[u.start : u.end],
+                    new_text="",
+                )
+                all_edits.append(e)
+                unit_edits[("old", i)].append(e)
             continue
         old_t = _concat_tokens(old_text, [old_units[i] for i in olds])
         new_t = _concat_tokens(new_text, [new_units[j] for j in news])
@@ -590,6 +657,8 @@ def align_texts(
         old_pair=old_pair,
         old_block=old_block,
         old_kind=kinds,
+        inserted_units=sorted(inserted),
+        deleted_units=sorted(deleted),
         _blocks=tuple(blocks),
         _old_starts=[u.start for u in old_units],
         _new_starts=[u.start for u in new_units],

@@ -606,12 +606,12 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     ns, ne, _ = _context_region(run.new_clauses, new_unit, anchor[0], anchor[1])
     around = {
         e
-        for e in al.edits_between_old(rs, re_)
+        for e in al.edits_between_old(rs, re_, strict=True)
         if not (c.start <= e.old_start and e.old_end <= c.end and not _at_edge(e.old_start, e.old_end, c))
     }
     around |= {
         e
-        for e in al.edits_between_new(ns, ne)
+        for e in al.edits_between_new(ns, ne, strict=True)
         if not (anchor[0] <= e.new_start and e.new_end <= anchor[1] and not _at_new_edge(e, anchor))
     }
     where = _where(run.new, anchor)
@@ -643,21 +643,17 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
             old=c,
             new=vq,
         )
-    shift = (new_unit.index - old_unit.index) if (new_unit is not None and old_unit is not None) else 0
-    moved_unit = old_unit is not None and al.old_kind.get(old_unit.index) == "moved"
-    if moved_unit:
+    inserted, removed = al.paragraphs_above(c.start, anchor[0])
+    if inserted or removed:
+        parts = []
+        if inserted:
+            parts.append(f"{inserted} paragraph{'s' if inserted > 1 else ''} inserted")
+        if removed:
+            parts.append(f"{removed} paragraph{'s' if removed > 1 else ''} removed")
         return CitationOutcome(
             status=MOVED,
-            reason=f"its paragraph moved; found unchanged at {where} and re-anchored",
-            old=c,
-            new=vq,
-        )
-    if shift:
-        n = abs(shift)
-        what = f"{n} paragraph{'s' if n > 1 else ''} {'inserted' if shift > 0 else 'removed'} above it"
-        return CitationOutcome(
-            status=MOVED,
-            reason=f"{what}; re-anchored to [{vq.start}, {vq.end}) (was [{c.start}, {c.end}))",
+            reason=f"{' and '.join(parts)} above it; re-anchored to [{vq.start}, {vq.end}) "
+            f"(was [{c.start}, {c.end}))",
             old=c,
             new=vq,
         )
