@@ -28,7 +28,7 @@ def read_proposals_file(path: Path) -> object:
     """Decode a proposals file; errors name the file (`ProposalError`, exit 4)."""
     name = path.name
     if not path.is_file():
-        raise MissingFileError(f"{name}: no such file")
+        raise MissingFileError(f"{path}: no such file")
     try:
         raw = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
