@@ -84,7 +84,7 @@ def test_verify_json_shape(tmp_path: Path) -> None:
 
 
 def test_verify_table_quotes_only_the_documents_words(tmp_path: Path) -> None:
-    """The table shows each finding's status and the document's text in quotation marks, never the proposal's."""
+    """The table shows each status and the document's text in quotation marks, never the proposal's."""
     props, doc = _files(tmp_path)
     result = runner.invoke(app, ["verify", str(props), "--doc", str(doc)])
     assert result.exit_code == 0, result.output
@@ -138,7 +138,8 @@ def test_strict_exits_1_when_anything_was_rejected(tmp_path: Path) -> None:
         ("[1, 2]", 'Error: proposals.json: expected a JSON object {"proposals": [...]}, got a list\n'),
         (
             '{"proposals": [{"id": "p1", "claim": "c", "citations": [{"quote": "x", "why": 1}]}]}',
-            "Error: proposals.json: proposals[0].citations[0].why: unknown field (not part of the proposals shape)\n",
+            "Error: proposals.json: proposals[0].citations[0].why: "
+            "unknown field (not part of the proposals shape)\n",
         ),
         (
             '{"proposals": [{"id": "p1", "claim": "c", "citations": [{}]}]}',
