@@ -118,9 +118,8 @@ def main() -> None:
             result = review(doc, playbook)
             verdict = "within" if full < GOAL_SECONDS else "OVER"
             print(f"  baseline (ingest only)                 {base * 1000:8.1f} ms")
-            print(
-                f"  full review (ingest+playbook+gate+store) {full * 1000:6.1f} ms  ({len(result.findings)} findings)"
-            )
+            n = len(result.findings)
+            print(f"  full review (ingest+playbook+gate+store) {full * 1000:6.1f} ms  ({n} findings)")
             print(f"  ratio full/baseline {full / base:.2f}x; {verdict} the {GOAL_SECONDS:.0f} s goal")
 
 
