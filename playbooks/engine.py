@@ -31,6 +31,7 @@ from playbooks.extract import (
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
 from playbooks.passages import Passages
 from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.scan import Scanner
 from playbooks.schema import CompiledCheck, CompiledClause, CompiledField, CompiledPosition, Playbook
 
 __all__ = ["DEFAULT_SEVERITY", "coverage_of", "run_playbook"]
@@ -49,6 +50,10 @@ MAX_QUOTES = 4
 _REGION_MAX = 6000  # a section longer than this is too broad to stand for one clause found by pattern
 
 
+_PARA_BREAK = re.compile(r"\n[ \t\r]*\n")
+_RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s")
+
+
 @dataclass(frozen=True, slots=True)
 class _Region:
     start: int
@@ -61,7 +66,7 @@ class _Region:
 @dataclass(frozen=True, slots=True)
 class _Value:
     ev: ExtractedValue
-    passage: int  # the passage it was read from
+    scope: tuple[int, int]  # the passage (or list) it was read from: what to quote for it
     conflict: str | None
     inferred: bool  # a default: no cue was found in the passages read
 
@@ -73,6 +78,7 @@ class _Context:
         self.doc = doc
         self.text = doc.text
         self.passages = Passages(doc.text)
+        self.scanner = Scanner(self.passages)
         self.coverage = coverage_of(doc)
         self.complete = doc.ready
         self.heads: list[tuple[int, int, str]] = []  # section start, end, heading text (lower)
@@ -88,12 +94,12 @@ class _Context:
             if p.heading:
                 self.heads.append((p.start, self._heading_region_end(p.start, p.end), lead.lower()))
             else:
-                m = re.match(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s", lead)
+                m = _RUN_IN.match(lead)
                 if m and len(m.group(1).split()) <= 7:
                     self.heads.append((p.start, self._para_end(p.start), m.group(1).lower()))
 
     def _para_end(self, start: int) -> int:
-        m = re.compile(r"\n[ \t\r]*\n").search(self.text, start)
+        m = _PARA_BREAK.search(self.text, start)
         return m.start() if m else len(self.text)
 
     def _heading_region_end(self, start: int, end: int) -> int:
@@ -135,70 +141,59 @@ def _hits(patterns: Sequence[re.Pattern[str]], text: str) -> int:
     return sum(1 for p in patterns if p.search(text))
 
 
+def _passage_hits(ctx: _Context, patterns: Sequence[re.Pattern[str]]) -> dict[int, int]:
+    """For each passage, how many of `patterns` match in it."""
+    counts: dict[int, int] = {}
+    for rx in patterns:
+        for i in ctx.scanner.passages_matching(rx):
+            counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
 def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
-    text = ctx.text
     items = ctx.passages.items
+    pattern_hits = _passage_hits(ctx, clause.patterns)
+    bridge_hits = _passage_hits(ctx, clause.bridges) if clause.bridges else {}
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+
+    def weight(i: int) -> int:
+        return pattern_hits.get(i, 0) * 2 + bridge_hits.get(i, 0)
+
     best: tuple[float, _Region] | None = None
-
-    def excluded(i: int) -> bool:
-        p = items[i]
-        return bool(clause.exclude) and _hits(clause.exclude, text[p.start : p.end]) > 0
-
-    def anchor_of(idx: Sequence[int]) -> tuple[int, int]:
-        """The passage with the most pattern hits (ties: earliest); and that count."""
-        top, top_n = -1, 0
-        for i in idx:
-            p = items[i]
-            if p.heading or excluded(i):
-                continue
-            n = _hits(clause.patterns, text[p.start : p.end]) * 2 + _hits(
-                clause.bridges, text[p.start : p.end]
-            )
-            if n > top_n:
-                top, top_n = i, n
-        if top == -1:
-            top = next((i for i in idx if not items[i].heading and items[i].end - items[i].start >= 10), -1)
-        return top, top_n
-
     for start, end, head in ctx.heads:
         score = 0.0
-        for phrase, rx in zip(clause.headings, clause.heading_res, strict=True):
+        for phrase, rx, key in zip(clause.headings, clause.heading_res, clause.heading_keys, strict=True):
+            if key not in head:
+                continue
             m = rx.search(head)
             if m and m.start() < 40:
                 score = max(score, 10 + len(phrase.split()) * 2 + (3 if m.start() < 12 else 0))
         if not score:
             continue
-        idx = tuple(ctx.passages.within(start, end))
-        if not idx:
+        idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
+        body = [i for i in idx if not items[i].heading]
+        if not body:
             continue
-        anchor, n = anchor_of(idx)
-        if anchor == -1:
-            continue
-        region = _Region(start, end, idx, anchor, "heading")
-        total = score + min(n, 8)
+        anchor = max(body, key=lambda i: (weight(i), -i))
+        if weight(anchor) == 0:
+            anchor = next((i for i in body if items[i].end - items[i].start >= 10), body[0])
+        total = score + min(weight(anchor), 8)
         if best is None or total > best[0]:
-            best = (total, region)
+            best = (total, _Region(start, end, idx, anchor, "heading"))
 
-    if clause.patterns:
-        for i, p in enumerate(items):
-            seg = text[p.start : p.end]
-            n = _hits(clause.patterns, seg)
-            if not n or excluded(i):
-                continue
-            score = n * 3 + _hits(clause.bridges, seg)
-            if best is not None and best[0] >= score + 10:
-                continue
+    scored = [(n * 3 + bridge_hits.get(i, 0), -i) for i, n in pattern_hits.items() if i not in excluded]
+    if scored:
+        score, neg = max(scored)
+        i = -neg
+        if best is None or score > best[0]:
+            p = items[i]
             sec = ctx.doc.section_at(p.start)
             if sec is not None and sec.end - sec.start <= _REGION_MAX and sec.kind != "definition":
                 start, end = sec.start, sec.end
             else:
-                start, end = p.start, p.end
-                # a passage ending with ':' carries its list
-                start, end = ctx.passages.with_list(i)
-            idx = tuple(ctx.passages.within(start, end)) or (i,)
-            region = _Region(start, end, idx, i, "pattern")
-            if best is None or score > best[0]:
-                best = (float(score), region)
+                start, end = ctx.passages.with_list(i)  # a passage ending with ':' carries its list
+            idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
+            best = (float(score), _Region(start, end, idx, i, "pattern"))
     return best[1] if best else None
 
 
@@ -216,19 +211,22 @@ def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value |
     at = -1
     if spec.type == "set":
         found: dict[str, Hit] = {}
-        first = -1
+        scope_start, scope_end = -1, -1
         for i in idx:
             a, b = ctx.passages.with_list(i) if f.after else (items[i].start, items[i].end)
+            if a < scope_end:
+                continue  # already read as part of the list before it
             for h in find_set(text[a:b], a, cues=f.cues, after=f.after):
                 if h.value not in found:
                     found[h.value] = h
-                    first = i if first == -1 else first
+                    scope_start = a if scope_start == -1 else scope_start
+                    scope_end = b
         if found:
             ordered = sorted(found.values(), key=lambda h: h.start)
             start, end = ordered[0].start, ordered[-1].end
             values = [v for v in spec.values if v in found]
             ev = ExtractedValue(value=values, text=text[start:end], start=start, end=end)
-            return _Value(ev, ctx.passages.index_at(start), None, False)
+            return _Value(ev, (scope_start, scope_end), None, False)
         base = idx[0] if idx else region.anchor
         return _default(ctx, base, spec.default if spec.default is not None else [])
     for i in idx:
@@ -263,7 +261,7 @@ def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value |
             return _default(ctx, idx[0] if idx else region.anchor, spec.default)
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
-    return _Value(ev, at, hit.conflict, False)
+    return _Value(ev, (items[at].start, items[at].end), hit.conflict, False)
 
 
 def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, base: int) -> Hit:
@@ -281,60 +279,74 @@ def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, bas
 def _default(ctx: _Context, i: int, value: Any) -> _Value:
     p = ctx.passages.items[i]
     ev = ExtractedValue(value=value, text=ctx.text[p.start : p.end], start=p.start, end=p.end)
-    return _Value(ev, i, None, True)
+    return _Value(ev, (p.start, p.end), None, True)
 
 
 # ---------------------------------------------------------------------------------------------- quotes
 
 
-def _quote(ctx: _Context, i: int, focus: tuple[int, int] | None = None) -> QuoteRef | None:
-    p = ctx.passages.items[i]
-    start, end = p.start, p.end
+def _quote_range(
+    ctx: _Context, start: int, end: int, focus: tuple[int, int] | None = None
+) -> QuoteRef | None:
+    """A quote of `[start, end)`; a long passage is trimmed to a window that keeps `focus` whole."""
+    lo, hi = start, end
     if end - start > MAX_QUOTE:
-        fa, fb = focus if focus else (start, start)
+        fa, fb = focus if focus else (start, start + 1)
         half = max((MAX_QUOTE - (fb - fa)) // 2, 60)
-        start = max(start, fa - half)
-        end = min(end, max(fb, start) + half + (fb - fa))
-        # snap to word boundaries inside the passage
-        while start > p.start and not ctx.text[start - 1].isspace():
+        start = max(lo, fa - half)
+        end = min(hi, fb + half)
+        while start > lo and not ctx.text[start - 1].isspace():  # snap to word boundaries
             start -= 1
-        while end < p.end and not ctx.text[end].isspace():
+        while end < hi and not ctx.text[end].isspace():
             end += 1
-        while ctx.text[start].isspace():
-            start += 1
-        while ctx.text[end - 1].isspace():
-            end -= 1
+    while start < end and ctx.text[start].isspace():
+        start += 1
+    while end > start and ctx.text[end - 1].isspace():
+        end -= 1
     if end - start < 10:
         return None
     return QuoteRef(text=ctx.text[start:end], start=start, end=end, section=ctx.section_label(start))
 
 
+def _quote(ctx: _Context, i: int) -> QuoteRef | None:
+    p = ctx.passages.items[i]
+    return _quote_range(ctx, p.start, p.end)
+
+
 def _quotes(
     ctx: _Context, anchor: int, values: Mapping[str, _Value], used: Sequence[str]
 ) -> tuple[QuoteRef, ...]:
-    wanted: dict[int, tuple[int, int] | None] = {anchor: None}
+    """The decisive values' passages first, then the anchor passage, then the other values' passages."""
+    items = ctx.passages.items
+    a = items[anchor]
+    wanted: list[tuple[tuple[int, int], tuple[int, int] | None]] = []
     for name in used:
         v = values.get(name)
-        if v is None or v.inferred:
+        if v is not None:
+            wanted.append((v.scope, None if v.inferred else (v.ev.start, v.ev.end)))
+    wanted.append(((a.start, a.end), None))
+    for name, v in values.items():
+        if name not in used and not v.inferred:
+            wanted.append((v.scope, (v.ev.start, v.ev.end)))
+    ranges: list[tuple[int, int, tuple[int, int] | None]] = []
+    for (s, e), focus in wanted:
+        if any(rs <= s and e <= re_ for rs, re_, _ in ranges):
             continue
-        if v.passage not in wanted or wanted[v.passage] is None:
-            wanted[v.passage] = (v.ev.start, v.ev.end)
-        if len(wanted) >= MAX_QUOTES:
+        if len(ranges) >= MAX_QUOTES:
             break
-    out = [q for i in sorted(wanted) if (q := _quote(ctx, i, wanted[i])) is not None]
+        ranges = [r for r in ranges if not (s <= r[0] and r[1] <= e)]
+        ranges.append((s, e, focus))
+    out = [q for s, e, f in sorted(ranges) if (q := _quote_range(ctx, s, e, f)) is not None]
     if not out:  # the anchor is too short to quote on its own: widen to the next passage
-        nxt = min(anchor + 1, len(ctx.passages.items) - 1)
-        pa, pb = ctx.passages.items[anchor], ctx.passages.items[nxt]
-        if pb.end - pa.start >= 10:
-            out.append(
-                QuoteRef(
-                    text=ctx.text[pa.start : pb.end],
-                    start=pa.start,
-                    end=pb.end,
-                    section=ctx.section_label(pa.start),
-                )
-            )
+        nxt = min(anchor + 1, len(items) - 1)
+        q = _quote_range(ctx, a.start, items[nxt].end)
+        if q is not None:
+            out.append(q)
     return tuple(out)
+
+
+def _inside(ev: ExtractedValue, quotes: Sequence[QuoteRef]) -> bool:
+    return any(q.start <= ev.start and ev.end <= q.end for q in quotes)
 
 
 # ---------------------------------------------------------------------------------------------- decide
@@ -456,10 +468,8 @@ def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
         return None
     if any(p.search(ctx.text) for p in clause.provided_if):
         return None
-    for i, p in enumerate(ctx.passages.items):
-        if _hits(clause.referenced, ctx.text[p.start : p.end]):
-            return i
-    return None
+    hits = _passage_hits(ctx, clause.referenced)
+    return min(hits) if hits else None
 
 
 def _run_clause(
@@ -532,7 +542,8 @@ def _run_clause(
         outcome, pos, reason, used = "needs_review", None, f"unparseable: {k} — {c}", [k]
     else:
         outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
-    quotes = _quotes(ctx, region.anchor, values, used or list(values))
+    quotes = _quotes(ctx, region.anchor, values, used)
+    extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
     if pos is not None and pos.claim:
         claim = _fill(pos.claim, values)
     else:
@@ -590,6 +601,7 @@ def _run_check(
         for q in _quotes(ctx, region.anchor, vals, list(local)):
             if all(q.start != o.start for o in quotes):
                 quotes.append(q)
+    extracted = {k: v.ev for k, v in values.items() if k in used and _inside(v.ev, quotes)}
     shown = _describe_values(used, values)
     if m.claim and outcome != "standard":
         claim = _fill(m.claim, values)
@@ -608,7 +620,7 @@ def _run_check(
         severity=_severity(m.severity, outcome),
         claim=claim,
         quotes=tuple(quotes),
-        extracted={k: v.ev for k, v in values.items() if k in used},
+        extracted=extracted,
         guidance=m.guidance,
         model_language=m.model_language,
         reason=reason,

@@ -109,18 +109,29 @@ _CONFLICT_RE = re.compile(
 )
 
 
+_CONFLICT_PAREN = re.compile(r"\((?=\s*(?:US\$|U\.S\.\s*\$|USD|GBP|EUR|NGN|[$£€₦])?\s*\d)")
+
+
 def number_conflicts(text: str, base: int = 0) -> list[NumberConflict]:
     """Every "words (digits)" pair in `text` whose two numbers disagree."""
     out = []
-    for m in _CONFLICT_RE.finditer(text):
-        w = words_to_number(m["w"])
-        if w is None:
-            continue
-        if m["scale"]:
-            w *= _SCALES[m["scale"].lower()]
-        d = _num(m["d"])
-        if float(w) != float(d):
-            out.append(NumberConflict(start=base + m.start(), end=base + m.end(), words=w, digits=d))
+    last_end = -1
+    for p in _CONFLICT_PAREN.finditer(text):
+        pos = p.start()
+        ws = max(0, pos - 160)
+        for m in _CONFLICT_RE.finditer(text, ws, min(len(text), pos + 60)):
+            if not (m.start() < pos < m.end()) or m.start() < last_end:
+                continue
+            last_end = m.end()
+            w = words_to_number(m["w"])
+            if w is None:
+                break
+            if m["scale"]:
+                w *= _SCALES[m["scale"].lower()]
+            d = _num(m["d"])
+            if float(w) != float(d):
+                out.append(NumberConflict(start=base + m.start(), end=base + m.end(), words=w, digits=d))
+            break
     return out
 
 

@@ -48,6 +48,8 @@ from playbooks.units import Unit, build_units
 RRF_K = 60
 #: Confidence points subtracted from every hit when meaning-based ranking is unavailable.
 NO_SEMANTIC_PENALTY = 8
+#: Keyword score factor per bridge phrase found whole in a unit (up to three phrases).
+PHRASE_BOOST = 0.15
 #: Score factor for definition units when the question is not definitional.
 DEFINITION_FACTOR = 0.35
 
@@ -230,6 +232,11 @@ class ClauseRetriever:
         fired = (self.bridges if bridges is None else bridges).fire(question)
         query = expand_query(question, fired)
         kw = self.keyword_scores(query)
+        if fired and PHRASE_BOOST:
+            # a bridge phrase found whole ("shall not exceed") is stronger evidence than its words apart
+            phrases = [_fold(p) for fb in fired for p in fb.bridge.means if " " in p.strip()]
+            found = np.array([sum(p in low for p in phrases) for low in idx.lowered], dtype=np.float64)
+            kw = kw * (1.0 + PHRASE_BOOST * np.minimum(found, 3.0))
         definitional = is_definitional(question)
         down = np.array([u.definition and not definitional for u in idx.units])
         kw_adj = np.where(down, kw * DEFINITION_FACTOR, kw)

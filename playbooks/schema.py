@@ -214,6 +214,7 @@ class CompiledClause:
     required: bool
     model: ClauseModel
     headings: tuple[str, ...]
+    heading_keys: tuple[str, ...]  # the longest word of each heading: a cheap test before the regex
     heading_res: tuple[re.Pattern[str], ...]
     bridges: tuple[re.Pattern[str], ...]
     patterns: tuple[re.Pattern[str], ...]
@@ -502,6 +503,7 @@ def _compile(
                 required=c.required,
                 model=c,
                 headings=tuple(h.lower() for h in c.locate.headings),
+                heading_keys=tuple(max(h.lower().split(), key=len, default="") for h in c.locate.headings),
                 heading_res=rxs(c.locate.headings, (*cloc, "locate", "headings"), literal=True),
                 bridges=rxs(c.locate.bridges, (*cloc, "locate", "bridges"), literal=True),
                 patterns=rxs(c.locate.patterns, (*cloc, "locate", "patterns")),
