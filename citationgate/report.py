@@ -181,12 +181,21 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
 
 
 def _md(text: str) -> str:
-    """Escape Markdown so the document's text renders as itself."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """Escape Markdown so the text renders as itself, on one line (blockquotes keep their lines)."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+_LIST_START = re.compile(r"^(\d+)([.)])(\s)|^([-+])(\s)")
 
 
 def _blockquote(text: str) -> str:
-    return "\n".join(f"> {_md(line)}" if line.strip() else ">" for line in text.splitlines())
+    """Each line of the quote as a blockquote line; a line that would start a list is escaped."""
+    lines = []
+    for line in text.splitlines():
+        md = _md(line)
+        md = _LIST_START.sub(lambda m: f"{m[1]}\\{m[2]}{m[3]}" if m[1] else f"\\{m[4]}{m[5]}", md)
+        lines.append(f"> {md}" if md else ">")
+    return "\n".join(lines)
 
 
 def render_markdown(data: Mapping[str, Any]) -> str:

@@ -283,3 +283,11 @@ def test_markdown_memo_blockquotes_quotes_and_discloses_absences(doc: Document, 
 def test_severity_at_least(severity: str | None, threshold: str, expected: bool) -> None:
     """--fail-on compares by severity rank; an unrated finding never trips it."""
     assert severity_at_least(severity, threshold) is expected
+
+
+def test_markdown_quote_renders_as_the_documents_text(doc: Document, playbook: Playbook) -> None:
+    """A quoted line that looks like a list item or carries Markdown is escaped, not reformatted."""
+    text = "1. LIABILITY\n\n1.1 Each party's total liability"
+    outcome = _cap_outcome(doc, quotes=(_quote(doc, text),), extracted={})
+    md = render_markdown(review(doc, playbook, outcomes=[outcome]).to_dict())
+    assert "> 1\\. LIABILITY\n>\n> 1.1 Each party's total liability\n" in md
