@@ -327,6 +327,9 @@ def docx_count_numbered(document_root: Any, numbering: Numbering, *, view: str) 
         f".//w:body//w:p[not(ancestor::w:tbl) and not(ancestor::w:txbxContent) and {_docx_excluded(view)}]"
     )
     count = 0
+    if not numbering.nums:
+        return 0
+    memo: dict[Any, bool] = {}
     for p in document_root.xpath(xpath, namespaces=_DOCX_NS):
         if _docx_mark_removed(p, view):
             continue  # its paragraph mark is gone in this view: it merges into the next paragraph
@@ -335,12 +338,13 @@ def docx_count_numbered(document_root: Any, numbering: Numbering, *, view: str) 
             continue
         style = ppr.find(W + "pStyle")
         style_id = style.get(W + "val") if style is not None else None
-        resolved = numbering.resolve(ppr.find(W + "numPr"), style_id)
-        if resolved is None:
-            continue
-        level = numbering.level(*resolved)
-        if level is not None and level.numbered and level.text.strip():
-            count += 1
+        num_pr = ppr.find(W + "numPr")
+        key = (None if num_pr is None else tuple((c.tag, c.get(W + "val")) for c in num_pr), style_id)
+        if key not in memo:
+            resolved = numbering.resolve(num_pr, style_id)
+            level = numbering.level(*resolved) if resolved is not None else None
+            memo[key] = level is not None and level.numbered and bool(level.text.strip())
+        count += memo[key]
     return count
 
 

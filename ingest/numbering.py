@@ -277,6 +277,18 @@ class Numbering:
     abstracts: Mapping[str, AbstractNum] = field(default_factory=dict)
     nums: Mapping[str, Num] = field(default_factory=dict)
     styles: Mapping[str, StyleInfo] = field(default_factory=dict)
+    #: (numId, ilvl) -> the level in force, overrides and style links resolved once at parse time
+    levels: Mapping[tuple[str, int], Level] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.levels and self.nums:
+            resolved = {}
+            for nid in self.nums:
+                for ilvl in range(9):
+                    lv = self._level(nid, ilvl)
+                    if lv is not None:
+                        resolved[(nid, ilvl)] = lv
+            object.__setattr__(self, "levels", resolved)
 
     @classmethod
     def parse(cls, root: Any | None, styles: Mapping[str, StyleInfo] | None = None) -> Numbering:
@@ -323,7 +335,7 @@ class Numbering:
         return cls(abstracts=abstracts, nums=nums, styles=dict(styles or {}))
 
     def abstract_for(self, num_id: str) -> AbstractNum | None:
-        """The abstractNum behind `num_id`, following one w:numStyleLink through a numbering style."""
+        """The abstractNum behind `num_id`, following w:numStyleLink through numbering styles."""
         num = self.nums.get(num_id)
         if num is None:
             return None
@@ -343,6 +355,9 @@ class Numbering:
 
     def level(self, num_id: str, ilvl: int) -> Level | None:
         """The level definition used for a paragraph numbered (num_id, ilvl), overrides applied."""
+        return self.levels.get((num_id, ilvl))
+
+    def _level(self, num_id: str, ilvl: int) -> Level | None:
         num = self.nums.get(num_id)
         if num is None:
             return None
@@ -405,8 +420,15 @@ class Counters:
     def __init__(self, numbering: Numbering) -> None:
         self._numbering = numbering
         self._counts: dict[str, list[int | None]] = {}
+        self._keys: dict[str, str] = {}
 
     def _key(self, num_id: str) -> str:
+        key = self._keys.get(num_id)
+        if key is None:
+            key = self._keys[num_id] = self._compute_key(num_id)
+        return key
+
+    def _compute_key(self, num_id: str) -> str:
         num = self._numbering.nums[num_id]
         if num.overridden:
             return "num:" + num_id

@@ -326,6 +326,7 @@ class _Walker:
         self.altchunks = 0
         self.bold: list[tuple[str, bool]] | None = None
         self._heading_cache: dict[str | None, int | None] = {}
+        self._resolved: dict[Any, tuple[str, int] | None] = {}
 
     # -- output ------------------------------------------------------------------------------------------
 
@@ -424,6 +425,15 @@ class _Walker:
             if kind and rid:
                 self.sect_refs.append((kind, rid))
 
+    def _resolve(self, num_pr: Any | None, style_id: str | None) -> tuple[str, int] | None:
+        key = (
+            None if num_pr is None else tuple((c.tag, c.get(W + "val")) for c in num_pr),
+            style_id,
+        )
+        if key not in self._resolved:
+            self._resolved[key] = self.numbering.resolve(num_pr, style_id)
+        return self._resolved[key]
+
     def _heading_level(self, style_id: str | None, ppr: Any | None) -> int | None:
         if ppr is not None:
             ol = ppr.find(W + "outlineLvl")
@@ -460,7 +470,7 @@ class _Walker:
         start = self.pos
         label_text: str | None = None
         ilvl = 0
-        resolved = self.numbering.resolve(num_pr, style_id) if self.numbering.nums else None
+        resolved = self._resolve(num_pr, style_id) if self.numbering.nums else None
         if resolved is not None:
             label = self.counters.advance(*resolved)
             ilvl = resolved[1]
@@ -730,7 +740,7 @@ def _build_sections(
     text: str, body_end: int, paras: list[_Para], tables: list[tuple[int, int]], toc: list[tuple[int, int]]
 ) -> tuple[list[Section], list[str]]:
     found: list[tuple[Section, int]] = []  # section, order key
-    masked = list(text[:body_end])
+    hidden: list[tuple[int, int]] = []  # ranges the detector must not see: numbered paragraphs, tables
     for p in paras:
         if p.label is None and p.heading_level is None:
             continue
@@ -758,15 +768,22 @@ def _build_sections(
                 end=p.end,
             )
         found.append((sec, p.start))
-        for i in range(p.start, p.end):
-            if masked[i] != "\n":
-                masked[i] = " "
+        hidden.append((p.start, p.end))
     skip = sorted(tables + toc)
-    for a, b in skip:
-        for i in range(a, min(b, body_end)):
-            if masked[i] != "\n":
-                masked[i] = " "
-    scan = detect_sections("".join(masked), skip=skip)
+    hidden.extend((a, min(b, body_end)) for a, b in skip)
+    # Blank out what is already a section (or a table) with spaces, keeping line breaks and offsets.
+    pieces: list[str] = []
+    pos = 0
+    for a, b in sorted(hidden):
+        if a < pos:
+            a = pos
+        if b <= a:
+            continue
+        pieces.append(text[pos:a])
+        pieces.append("\n".join(" " * len(line) for line in text[a:b].split("\n")))
+        pos = b
+    pieces.append(text[pos:body_end])
+    scan = detect_sections("".join(pieces), skip=skip)
     for s in scan.sections:
         heading = s.heading
         found.append(
