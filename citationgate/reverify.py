@@ -44,7 +44,6 @@ Every decision is an audit event (one per citation, one per finding), against th
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +61,7 @@ from citationgate.model import VerifiedQuote
 from citationgate.normalize import normalize_quote
 from ingest.document import Document, Section
 from ingest.errors import CitationGateError
+from playbooks import ClauseOutcome, load_playbook, run_playbook
 
 VERIFIED = "verified"
 MOVED = "moved"
@@ -381,7 +381,7 @@ class _Run:
     previous_review_id: int | None
     _old_index: QuoteIndex | None = None
     _new_units: tuple[Unit, ...] | None = None
-    _outcomes: list[Any] | None = None
+    _outcomes: list[ClauseOutcome] | None = None
     _playbook_error: str | None = None
     events: list[AuditEvent] = field(default_factory=list)
 
@@ -542,11 +542,12 @@ def _aggregate(cites: Sequence[CitationOutcome]) -> tuple[str, str]:
     verified = [c for c in checked if c.status == VERIFIED]
     moved = [c for c in checked if c.status == MOVED]
     if verified:
-        head = (
-            verified[0].reason
-            if n == 1
-            else f"{len(verified)} of {n} citations verified ({', '.join(name(c) for c in verified)})"
-        )
+        if n == 1:
+            head = verified[0].reason
+        elif len(verified) == n:
+            head = f"all {n} citations verified ({verified[0].reason})"
+        else:
+            head = f"{len(verified)} of {n} citations verified ({', '.join(name(c) for c in verified)})"
         if moved:
             head += "; moved: " + "; ".join(f"{name(c)} ({c.reason})" for c in moved)
         return VERIFIED, head + stale_note
@@ -958,19 +959,18 @@ def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
             citations=(),
             previous=f,
         )
-    hit = next((o for o in outcomes if getattr(o, "rule", None) == rule), None)
+    hit = next((o for o in outcomes if o.rule == rule), None)
     pb = f"{run.playbook.id}@{run.playbook.version}" if run.playbook.version else run.playbook.id
     if hit is None:
         reason = f"still open: playbook {pb} has no rule {rule!r} to re-run"
         return FindingOutcome(
             id=fid, previous_id=fid, status=OPEN, reason=reason, evidence="absence", citations=(), previous=f
         )
-    kind = str(getattr(hit, "outcome", ""))
-    if kind in ("missing", "referenced_not_provided") or not getattr(hit, "quotes", ()):
+    kind = str(hit.outcome)
+    if kind in ("missing", "referenced_not_provided") or not hit.quotes:
         reason = f"still open: re-running {rule} of playbook {pb} on the new version: {kind or 'no quote'}"
-        hit_reason = getattr(hit, "reason", "")
-        if hit_reason:
-            reason += f" ({hit_reason})"
+        if hit.reason:
+            reason += f" ({hit.reason})"
         return FindingOutcome(
             id=fid, previous_id=fid, status=OPEN, reason=reason, evidence="absence", citations=(), previous=f
         )
@@ -1002,17 +1002,18 @@ def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
     )
 
 
-def _playbook_outcomes(run: _Run) -> list[Any] | None:
+def _playbook_outcomes(run: _Run) -> list[ClauseOutcome] | None:
     if run._outcomes is not None or run._playbook_error is not None:
         return run._outcomes
     assert run.playbook is not None
     try:
-        # imported by name: the playbook engine is optional at this layer's build time
-        pbmod = importlib.import_module("playbooks")
-        pb = pbmod.load_playbook(run.playbook.id)
-        run._outcomes = list(pbmod.run_playbook(run.new, pb))
-    except (ImportError, AttributeError) as exc:
-        run._playbook_error = f"the playbook engine is not available: {exc}"
+        pb = load_playbook(run.playbook.id)
+        if run.playbook.version and pb.version != run.playbook.version:
+            run._playbook_error = (
+                f"the review used version {run.playbook.version}, and version {pb.version} is installed"
+            )
+            return None
+        run._outcomes = list(run_playbook(run.new, pb))
     except CitationGateError as exc:
         run._playbook_error = str(exc)
     return run._outcomes
