@@ -8,6 +8,7 @@ with zipfile and lxml, registering each part's relationship and content type as 
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
 import zipfile
@@ -175,6 +176,15 @@ def _notes(kind: str, notes: dict[int, str]) -> str:
     return f"<w:{kind}s {NSDECL}>{sep}{body}</w:{kind}s>"
 
 
+@functools.cache
+def _base_parts() -> dict[str, bytes]:
+    """python-docx's own default package, made once per process."""
+    base = io.BytesIO()
+    docx.Document().save(base)
+    with zipfile.ZipFile(base) as src:
+        return {n: src.read(n) for n in src.namelist()}
+
+
 def build_docx(
     path: Path,
     body: str,
@@ -188,10 +198,7 @@ def build_docx(
     document: str | None = None,
 ) -> Path:
     """Write a DOCX whose body is `body` (raw w:body content) into `path`; returns `path`."""
-    base = io.BytesIO()
-    docx.Document().save(base)
-    src = zipfile.ZipFile(base)
-    parts = {n: src.read(n) for n in src.namelist()}
+    parts = dict(_base_parts())
     ct = etree.fromstring(parts["[Content_Types].xml"])
     rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
 

@@ -204,7 +204,7 @@ def test_heading_styles_and_typed_labels_become_sections(tmp_path: Path) -> None
     assert not any(s.generated for s in doc.sections)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(min_value=0, max_value=2), min_size=1, max_size=25))
 def test_multilevel_numbering_matches_a_reference_counter(tmp_path: Path, ilvls: list[int]) -> None:
     """Property: "%1.%2.%3" labels equal a plain reference counter (restart deeper levels on advance)."""
