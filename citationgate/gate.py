@@ -148,12 +148,9 @@ def gate(
         )
     index = index_for(document)
     checker = _Checker(document, index, fuzzy=fuzzy)
-    # One batched exact pass for every plain quote of every proposal.
+    # One batched exact pass for every quote of every proposal (an ellipsis may be literal text).
     plain = [
-        c.quote
-        for p in proposals
-        for c in p.citations
-        if not has_ellipsis(c.quote) and len(normalize_quote(c.quote)) >= MIN_QUOTE_CHARS
+        c.quote for p in proposals for c in p.citations if len(normalize_quote(c.quote)) >= MIN_QUOTE_CHARS
     ]
     checker.prime(plain)
 
@@ -330,7 +327,7 @@ class _Checker:
                     "(a short phrase matches everywhere and proves nothing)"
                 ),
             )
-        if has_ellipsis(quote):
+        if has_ellipsis(quote) and not self.exact(quote):  # a literal "..." in the text is verbatim
             segments = split_ellipsis(quote)
             if len(segments) >= 2:
                 return self._segments(request, segments)

@@ -20,10 +20,11 @@ from a quote: the quote is normalized with the same fold table and searched as a
    word. MinHash is the right tool for comparing many sections or documents to each other
    (aligning versions, finding the same clause across a data room), not for pinpointing one quote.
 
-2. **alignment** inside a small window around each candidate: word-level Levenshtein (rapidfuzz)
-   over windows whose edges are word boundaries (start and end each tried ± `EDGE_SLACK` words),
-   then character similarity (`rapidfuzz.fuzz.ratio`) of the chosen window against the quote,
-   accepted at ≥ `FUZZY_MIN_SIMILARITY`. Edges are therefore always whole words of the document.
+2. **alignment** inside a small window around each candidate: one word-level Levenshtein alignment
+   (rapidfuzz) against the candidate span widened by `EDGE_SLACK` words, document words left
+   unaligned at either end trimmed off, then character similarity (`rapidfuzz.fuzz.ratio`) of the
+   chosen window against the quote, accepted at ≥ `FUZZY_MIN_SIMILARITY`. Edges are therefore
+   always whole words of the document.
 
 3. **the meaning guard**: a fuzzy match is refused when any differing word carries meaning — a
    number, amount, percentage or date, a negation, a modal, and/or, including/excluding, a
@@ -229,7 +230,7 @@ SHINGLE_WORDS = 3
 MAX_POSTINGS = 64
 #: Candidate diagonals aligned per quote.
 MAX_CANDIDATES = 3
-#: Each window edge is tried this many words either side of the diagonal's guess.
+#: The alignment window reaches this many words beyond the diagonal's guess at either end.
 EDGE_SLACK = 2
 #: At most this share of a quote's words may differ from the passage (at least one word).
 MAX_DIFFERING_SHARE = 0.15
@@ -303,19 +304,30 @@ class _WordIndex:
         return chosen
 
     def align(self, qwords: list[str], diagonal: int) -> tuple[float, int, int] | None:
-        """The window `[s, e)` of document words around `diagonal` most like the quote (word level)."""
+        """The window `[s, e)` of document words around `diagonal` most like the quote (word level).
+
+        One word-level alignment of the quote against the diagonal's span widened by `EDGE_SLACK`
+        words each side; document words aligned to nothing at either end are trimmed off, so the
+        window's edges are whole words of the document.
+        """
         n, nq = len(self.tokens), len(qwords)
-        qcores = [_core(w) for w in qwords]
-        best: tuple[float, int, int, int, int] | None = None
-        for s in range(max(0, diagonal - EDGE_SLACK), min(n, diagonal + EDGE_SLACK + 1)):
-            for e in range(max(s + 1, diagonal + nq - EDGE_SLACK), min(n, diagonal + nq + EDGE_SLACK) + 1):
-                score = Levenshtein.normalized_similarity(qcores, [_core(w) for w in self.tokens[s:e]])
-                key = (score, -abs((e - s) - nq), -abs(s - diagonal), s, e)
-                if best is None or key[:3] > best[:3]:
-                    best = key
-        if best is None:
+        lo, hi = max(0, diagonal - EDGE_SLACK), min(n, diagonal + nq + EDGE_SLACK)
+        if hi <= lo:
             return None
-        return best[0], best[3], best[4]
+        qcores = [_core(w) for w in qwords]
+        wide = [_core(w) for w in self.tokens[lo:hi]]
+        ops = list(Levenshtein.opcodes(qcores, wide))
+        first, last = 0, len(ops) - 1
+        while first <= last and ops[first].tag == "insert":
+            first += 1
+        while last >= first and ops[last].tag == "insert":
+            last -= 1
+        if first > last:
+            return None
+        a, b = ops[first].dest_start, ops[last].dest_end
+        if b <= a:
+            return None
+        return Levenshtein.normalized_similarity(qcores, wide[a:b]), lo + a, lo + b
 
 
 _P1 = np.uint64(0x9E3779B97F4A7C15)
