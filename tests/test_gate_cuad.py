@@ -97,7 +97,7 @@ def test_every_expert_span_verifies_at_an_annotated_offset(contracts: list[_Cont
 
 
 def test_expert_spans_pass_the_gate_with_a_near_hint(contracts: list[_Contract]) -> None:
-    """Through the whole gate, with the annotated offset as hint, each span of 10+ characters verifies there."""
+    """Through the whole gate, with the annotated offset as hint, each 10+ character span verifies there."""
     for contract in contracts[:15]:
         doc = Document(name=f"{contract.id}.txt", file_type="txt", text=contract.text, source_sha256="0" * 64)
         spans = [s for s in contract.spans if len(_reflow(s["text"])) >= 10]
