@@ -403,9 +403,10 @@ def _block_passage(answer: str, masked: str, a: int, b: int) -> Passage | None:
         wrapped or (opener in '"“„«' and closer in '"”»' and closer not in answer[s + 1 : e - 1])
     ):
         s, e = s + 1, e - 1
+    content = "\n".join(answer[max(a0, s) : min(b0, e)] for a0, b0 in lines if max(a0, s) < min(b0, e))
     return Passage(
         index=0,
-        text=answer[s:e],
+        text=content,
         start=s,
         end=e,
         kind="block",
@@ -582,7 +583,8 @@ def attribute(
         c = before[-1]
         return c
 
-    claimed: set[int] = set()
+    led: set[int] = set()  # citations that introduce a passage ("clause 5 says …")
+    claimed: set[int] = set()  # … and those written right after one
     for p in passages:
         k = unit_of(p.start)
         if k is None:
@@ -592,6 +594,7 @@ def attribute(
         if p.index in tight:
             claimed.add(id(tight[p.index]))
         elif lead is not None:
+            led.add(id(lead))
             claimed.add(id(lead))
 
     out: list[tuple[AnswerCitation | None, CitationSource | None]] = []
@@ -608,7 +611,7 @@ def attribute(
         if lead is not None:
             out.append((lead, "same sentence"))
             continue
-        later = [c for c in cs if c.start >= p.outer_end and id(c) not in claimed]
+        later = [c for c in cs if c.start >= p.outer_end and id(c) not in led]
         if later:
             out.append((later[0], "same sentence"))
             continue
@@ -679,7 +682,7 @@ def _snap(text: str, a: int, b: int) -> Span:
 #: `_closest` offers a verified quote whole up to this length.
 WHOLE_QUOTE_CHARS = 300
 #: … and only one that aligns with the passage at least this well (rapidfuzz partial ratio, 0–100).
-CLOSEST_MIN_SCORE = 75
+CLOSEST_MIN_SCORE = 70
 
 _SEPARATOR = "\n\n\u2063\u241e\u2063\n\n"
 

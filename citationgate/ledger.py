@@ -508,9 +508,10 @@ def _negated_stems(text: str) -> tuple[dict[str, str], dict[str, str]]:
                     break
                 lu = u.lower()
                 if lu not in _STOP and lu not in _NEGATIONS and lu not in _ADVERBS:
-                    negated.setdefault(_canon(_stem(u)), u)
+                    negated.setdefault(_stem(u), u)
                     break
-    every = {_canon(_stem(t)): t for t in reversed(tokens) if t not in ".,;:()"}
+    # plain stems, not paraphrase keys: "not exceed" is "capped", so the two must not be one word here
+    every = {_stem(t): t for t in reversed(tokens) if t not in ".,;:()"}
     return negated, every
 
 
@@ -539,7 +540,8 @@ def _split_clauses(sentence: str) -> list[str]:
     for m in _CLAUSE_SPLIT.finditer(sentence):
         left = sentence[last : m.start()]
         right = sentence[m.end() :]
-        if not _has_verb(left) or not _right_is_clause(right):
+        semicolon = ";" in m.group(0) and len(_words(left)) >= 3 and len(_words(right)) >= 3
+        if not semicolon and (not _has_verb(left) or not _right_is_clause(right)):
             continue
         parts.append(left)
         if not subject:
