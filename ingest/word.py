@@ -236,8 +236,11 @@ class _Package:
 
 def parse_xml(name: str, part: str, data: bytes) -> Any:
     """Parse one package part safely: no DTD, no entities resolved, no network; a DOCTYPE is refused."""
-    head = data[:4096].replace(b"\x00", b"")
-    if b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in data.replace(b"\x00", b"").upper():
+    probe = data
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        probe = data.decode("utf-16", errors="replace").encode("utf-8")
+    # Markup, not text: "<!" can only appear in a part as a declaration (text has "&lt;!").
+    if b"<!DOCTYPE" in probe or b"<!ENTITY" in probe:
         raise CorruptFileError(
             f"{name}: {part} declares a DOCTYPE or entities (refused: a DOCX part never needs one, and "
             "external entities are never resolved)"
@@ -480,6 +483,10 @@ class _Walker:
                 self.emit(label.text)
                 self.emit("\t")
         text_start = self.pos
+        for p in group:
+            sect = p.find(f"{W}pPr/{W}sectPr")
+            if sect is not None:
+                self._sect(sect)  # a section break: its headers and footers count too
         outer_boxes = self.boxes
         self.boxes = []
         self.bold = [] if flow else None

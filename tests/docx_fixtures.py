@@ -196,6 +196,7 @@ def build_docx(
     headers: Sequence[str] = (),
     footers: Sequence[str] = (),
     document: str | None = None,
+    sect_refs: bool = True,
 ) -> Path:
     """Write a DOCX whose body is `body` (raw w:body content) into `path`; returns `path`."""
     parts = dict(_base_parts())
@@ -236,6 +237,8 @@ def build_docx(
         add(f"word/footer{i + 1}.xml", _story("ftr", f), _WML + "footer+xml", "footer", f"rIdF{i}")
         kind = ("default", "first", "even")[i % 3]
         sect += f'<w:footerReference w:type="{kind}" r:id="rIdF{i}"/>'
+    if not sect_refs:
+        sect = ""  # the caller places w:headerReference r:id="rIdH<i>" / rIdF<i> itself
     parts["word/document.xml"] = (document or document_xml(body, sect)).encode("utf-8")
     parts["[Content_Types].xml"] = etree.tostring(ct, xml_declaration=True, encoding="UTF-8", standalone=True)
     parts["word/_rels/document.xml.rels"] = etree.tostring(

@@ -410,6 +410,21 @@ def test_headers_and_footers_are_marked_furniture_outside_the_clauses(tmp_path: 
     assert [s.label for s in doc.sections] == ["1", "2"]
 
 
+def test_headers_of_every_section_are_read_once(tmp_path: Path) -> None:
+    """A section break in the body (w:pPr/w:sectPr) brings its own header; a shared header is read once."""
+    first_section = '<w:pPr><w:sectPr><w:headerReference w:type="default" r:id="rIdH0"/></w:sectPr></w:pPr>'
+    body = (
+        f"<w:p>{first_section}{r('Part one.')}</w:p>"
+        + p("Part two.")
+        + '<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/>'
+        '<w:headerReference w:type="first" r:id="rIdH0"/></w:sectPr>'
+    )
+    path = build_docx(tmp_path / "s.docx", body, headers=[p("Header A"), p("Header B")], sect_refs=False)
+    doc = load(path)
+    assert [doc.text[f.start : f.end] for f in doc.furniture] == ["Header A", "Header B"]
+    assert doc.text == "Part one.\nPart two.\n\nHeader A\n\nHeader B"
+
+
 def test_toc_field_lines_are_not_sections(tmp_path: Path) -> None:
     """Table-of-contents entries (a TOC field's result) are text, not clauses."""
     toc = p(
