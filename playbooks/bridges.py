@@ -24,7 +24,7 @@ from playbooks.errors import PlaybookError
 BRIDGES_FILE = Path(__file__).with_name("bridges.yaml")
 
 #: Weight of a bridge's words relative to the asker's own (1.0).
-BRIDGE_WEIGHT = float(__import__("os").environ.get("CG_BW", "0.5"))
+BRIDGE_WEIGHT = 0.7
 
 STEMMER = Stemmer.Stemmer("english")
 _WORD = re.compile(r"[A-Za-z0-9]+")
