@@ -62,13 +62,16 @@ _DEF_PAREN = re.compile(
     r"(?:\s*(?:or|and)\s+[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”])?\s*\)"
 )
 _CANDIDATE = re.compile(r"(?<=[a-z,] )([A-Z][a-z]{2,}(?: (?:of |and )?[A-Z][a-z]{2,}){0,3})\b")
+_PART_OF_NAME = re.compile(r"[A-Z][\w’'\-]*\s+(?:(?:of|and|the|for)\s+)?$")
 _STOP = {
     "This", "The", "Such", "Each", "Any", "All", "Agreement", "Section", "Sections", "Clause", "Article",
     "Schedule", "Exhibit", "Annex", "Appendix", "Party", "Parties",
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
     "Thursday", "Friday", "Saturday", "Sunday", "State", "States", "United", "Court", "Courts", "Inc", "Ltd",
-    "Limited", "Company", "Corporation", "Act", "Code", "Regulation", "Directive", "Commission", "Internet",
+    "Limited", "Company", "Corporation", "Part", "Parts", "Schedules", "Exhibits", "Annexes", "Appendices",
+    "Clauses", "Articles", "Paragraph", "Paragraphs", "Recital", "Recitals", "Page", "Day", "Days",
+    "Act", "Code", "Regulation", "Directive", "Commission", "Internet",
     "English", "Dollars", "Chapter", "Exchange", "Securities", "Federal", "Government", "Parliament",
 }  # fmt: skip
 _PROPER = set(US_STATES) | {
@@ -222,6 +225,8 @@ def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: An
     first: dict[str, tuple[int, int]] = {}
     for m in _CANDIDATE.finditer(text):
         phrase = m.group(1)
+        if _PART_OF_NAME.search(text, max(0, m.start(1) - 40), m.start(1)):
+            continue  # "Business Days", "Statement of Work": the tail of a longer capitalised name
         counts[phrase] += 1
         first.setdefault(phrase, (m.start(1), m.end(1)))
     out: list[ClauseOutcome] = []

@@ -77,7 +77,7 @@ class _Context:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.text = doc.text
-        self.passages = Passages(doc.text)
+        self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)
         self.coverage = coverage_of(doc)
         self.complete = doc.ready
@@ -201,9 +201,20 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
 
 
 def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
+    v = _extract_in(ctx, region, f, [i for i in region.passages if not ctx.passages.items[i].heading])
+    if f.spec.anywhere and (v is None or v.inferred):
+        near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
+        w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
+        if w is not None:
+            return w
+    return v
+
+
+def _extract_in(
+    ctx: _Context, region: _Region, f: CompiledField, idx: list[int], *, default: bool = True
+) -> _Value | None:
     text = ctx.text
     items = ctx.passages.items
-    idx = [i for i in region.passages if not items[i].heading]
     if f.near:
         idx = [i for i in idx if _hits(f.near, text[items[i].start : items[i].end])]
     spec = f.spec
@@ -227,6 +238,8 @@ def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value |
             values = [v for v in spec.values if v in found]
             ev = ExtractedValue(value=values, text=text[start:end], start=start, end=end)
             return _Value(ev, (scope_start, scope_end), None, False)
+        if not default:
+            return None
         base = idx[0] if idx else region.anchor
         return _default(ctx, base, spec.default if spec.default is not None else [])
     for i in idx:
@@ -257,7 +270,7 @@ def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value |
             at = i
             break
     if hit is None:
-        if spec.default is not None and (idx or region.anchor >= 0):
+        if default and spec.default is not None and (idx or region.anchor >= 0):
             return _default(ctx, idx[0] if idx else region.anchor, spec.default)
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
@@ -544,7 +557,7 @@ def _run_clause(
         outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
     quotes = _quotes(ctx, region.anchor, values, used)
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
-    if pos is not None and pos.claim:
+    if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
     else:
         head = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["Passage", "Passages"]
@@ -27,32 +28,45 @@ _LABEL_LINE = re.compile(
     r"(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX)"
     r"\s+\S+)[ \t])"
 )
+_STRONG_LABEL = re.compile(
+    r"[ \t]*(?:\d{1,3}\.\d{1,3}(?:\.\d{1,3})*\.?|\d{1,3}\.|(?:Section|SECTION|Article|ARTICLE)\s+\S+)[ \t]"
+)
+_REF_TAIL = re.compile(r"\b(?:Sections?|Clauses?|Articles?|and|or|to|of|in|under|with)$", re.IGNORECASE)
 _LINE = re.compile(r"(?m)^[ \t]*([^\n]{2,100}?)[ \t\r]*$")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _LIST_ITEM = re.compile(r"\(?[a-zA-Z0-9]{1,5}[.)]\s|[-•●·*]\s")
 
 
-def _heading_like(line: str) -> bool:
-    """A short line that is a heading: all capitals, or a few title-case words without a full stop."""
+_LABEL_START = re.compile(
+    r"(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVXLC]+\.|\([a-z0-9]{1,4}\)|(?:ARTICLE|Article|Section|SECTION)\s+\S+)\s*"
+)
+
+
+def _heading_like(line: str, before: str) -> bool:
+    """A short line that is a heading: all capitals, or a few title-case words without a full stop.
+
+    `before` is the text of the line above: a heading follows a blank line or a finished sentence, or
+    carries its own clause number — an all-capitals line inside a paragraph of capitals is not one.
+    """
     s = line.strip()
     if not s or s[-1] in ".;:,!?" or len(s) > 100:
         return False
-    body = re.sub(
-        r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVXLC]+\.|\([a-z0-9]{1,4}\)|(?:ARTICLE|Article|Section|SECTION)\s+\S+)\s*",
-        "",
-        s,
-    )
+    label = _LABEL_START.match(s)
+    body = s[label.end() :] if label else s
+    prev = before.rstrip(" \t\r")
+    strong = label is not None and _STRONG_LABEL.match(s[: label.end()] + " ") is not None
+    if not strong and prev and prev[-1] not in ".;:!?":
+        return False
+    words = body.split()
+    if not words or len(words) > 10:
+        return False
     letters = [c for c in body if c.isalpha()]
     if len(letters) < 3:
         return False
     if all(c.isupper() for c in letters):
         return True
-    words = body.split()
-    return len(words) <= 8 and all(
-        w[0].isupper() or w.lower() in ("and", "of", "the", "to", "for", "or", "in", "on")
-        for w in words
-        if w[0].isalpha()
-    )
+    small = ("and", "of", "the", "to", "for", "or", "in", "on")
+    return len(words) <= 8 and all(w[0].isupper() or w.lower() in small for w in words if w[0].isalpha())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,13 +79,24 @@ class Passage:
 class Passages:
     """The passages of one text, in order, with fast lookup by offset."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, furniture: Sequence[tuple[int, int]] = ()) -> None:
         self.text = text
         cuts = {0, len(text)}
         heading_ranges: set[tuple[int, int]] = set()
+        skip: set[tuple[int, int]] = set()
+        for a, b in furniture:  # page headers and footers: their own passages, never quoted
+            cuts.update((a, b))
+            skip.add((a, b))
         for m in _PARA.finditer(text):
             cuts.add(m.end())
         for m in _LABEL_LINE.finditer(text):
+            prev = text[text.rfind("\n", 0, m.start()) + 1 : m.start()].rstrip()
+            label = _STRONG_LABEL.match(text, m.end())
+            if label:
+                if _REF_TAIL.search(prev):
+                    continue  # "Section\n7.3 above": a reference wrapped onto a new line
+            elif prev and prev[-1] not in ".;:!?" and not prev.endswith((" and", " or")):
+                continue  # "TWELVE\n(12) MONTHS": a wrapped line, not a list item
             cuts.add(m.end())
         for m in _SENT_END.finditer(text):
             w = _WORD_BEFORE.search(text, max(0, m.start() - 12), m.start())
@@ -87,7 +112,12 @@ class Passages:
                 continue
             cuts.add(m.end())
         for m in _LINE.finditer(text):
-            if _heading_like(m.group(1)):
+            line_start = m.start()
+            prev_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+            before = text[prev_start:line_start] if line_start > 0 else ""
+            if before.strip() == "":
+                before = ""
+            if _heading_like(m.group(1), before):
                 cuts.add(m.start(1))
                 cuts.add(m.end(1))
                 heading_ranges.add((m.start(1), m.end(1)))
@@ -100,7 +130,8 @@ class Passages:
             while e > s and text[e - 1].isspace():
                 e -= 1
             if e - s >= 2:
-                out.append(Passage(start=s, end=e, heading=(s, e) in heading_ranges))
+                inert = (s, e) in heading_ranges or (a, b) in skip or (s, e) in skip
+                out.append(Passage(start=s, end=e, heading=inert))
         self.items: tuple[Passage, ...] = tuple(out)
         self._starts = [p.start for p in out]
 

@@ -75,10 +75,12 @@ class ExtractModel(_Strict):
     true_if: list[str] = Field(default_factory=list)  # bool: cues meaning True
     false_if: list[str] = Field(default_factory=list)  # bool: cues meaning False (checked first)
     near: list[str] = Field(default_factory=list)  # read only sentences matching one of these
-    closest_to: list[str] = Field(
-        default_factory=list
-    )  # of several values, take the one nearest these (default: near)
-    after: list[str] | bool = False  # set: read cues after a trigger (true → the built-in carve-out triggers)
+    # of several values in a passage, take the one nearest these (default: near)
+    closest_to: list[str] = Field(default_factory=list)
+    # not in the located clause? read it wherever `near` matches (a schedule, say)
+    anywhere: bool = False
+    # set: read cues after a trigger (true → the built-in carve-out triggers)
+    after: list[str] | bool = False
     default: Any = None  # value when nothing is found (bool/enum/set); None → unknown
     pattern: str | None = None  # text: a regex; group 1 (or the match) is the value
 
@@ -570,6 +572,8 @@ def _compile_field(
         raise fail((*floc, "type"), "a duration needs a unit (hours, days, weeks, months or years)")
     if spec.type == "bool" and not (spec.true_if or spec.false_if):
         raise fail((*floc, "type"), "a bool needs true_if and/or false_if cues")
+    if spec.anywhere and not spec.near:
+        raise fail((*floc, "anywhere"), "anywhere: true needs near patterns to say where to read")
     if spec.type == "text" and not spec.pattern:
         raise fail((*floc, "type"), "a text value needs a pattern")
     after: tuple[re.Pattern[str], ...] = ()
