@@ -486,6 +486,17 @@ def test_tracked_change_views(tmp_path: Path, body: str, accepted: str, original
     assert a.fidelity.value == 1.0 and o.fidelity.value == 1.0
 
 
+def test_python_docx_reads_neither_view_of_a_tracked_edit(tmp_path: Path) -> None:
+    """python-docx's Paragraph.text drops both the insertion and the deletion; each view keeps one."""
+    path = build_docx(
+        tmp_path / "e.docx", p("The Supplier is liable for ", ins("direct "), dele("all "), "losses.")
+    )
+    theirs = docx.Document(str(path)).paragraphs[0].text
+    assert "direct" not in theirs and "all" not in theirs
+    assert load(path).text == "The Supplier is liable for direct losses."
+    assert load(path, view="original").text == "The Supplier is liable for all losses."
+
+
 def test_original_view_of_a_redline_equals_the_first_version(tmp_path: Path) -> None:
     """v2 = v1 redlined (numbered clause inserted, words changed, a clause deleted and one moved):
     original(v2) == v1 and accepted(v2) == the clean v3, labels and all."""
