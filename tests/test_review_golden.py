@@ -232,3 +232,11 @@ def test_cuad_contracts_review_without_error_and_quotes_slice_back(shared_data: 
         path.write_bytes(src.read_bytes())
         data = _review_json(path)
         _assert_spans(load_document(path), data)
+
+
+def test_findings_md_of_a_stored_review_is_the_same_memo() -> None:
+    """`citationgate findings REVIEW_ID --format md` prints the memo `review --format md` printed."""
+    memo = runner.invoke(app, ["review", str(SAMPLES / "meridian_msa.txt"), "--format", "md"])
+    review_id = Store.open().list_reviews()[-1]["id"]
+    again = runner.invoke(app, ["findings", str(review_id), "--format", "md"])
+    assert again.exit_code == 0 and again.stdout == memo.stdout

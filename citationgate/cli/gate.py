@@ -157,6 +157,12 @@ def findings(
         )
         return
     counts = _counts(record.findings)
+    if fmt is ReportFormat.md and record.kind == "review":  # the memo `review --format md` prints
+        from citationgate.report import record_data
+        from citationgate.report import render_markdown as review_memo
+
+        typer.echo(review_memo(record_data(record)), nl=False)
+        return
     if fmt is ReportFormat.md:
         typer.echo(f"# Review {record.id} ({record.kind}): {doc.name}\n")
         typer.echo(f"Document SHA-256 `{doc.text_sha256}`, status {doc.status}.\n")
