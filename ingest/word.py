@@ -860,7 +860,7 @@ def load_docx(path: Path, data: bytes, *, view: str = "accepted") -> Document:
     walker = _Walker(view=view, numbering=numbering)
     walker.blocks(body, flow=True)
     body_end = walker.pos
-    regions = list(walker.regions)
+    regions: list[Span] = []  # notes; tables and text boxes (also those inside notes) are added below
     furniture: list[Span] = []
     stories: list[Any] = [body]
 
@@ -902,6 +902,7 @@ def load_docx(path: Path, data: bytes, *, view: str = "accepted") -> Document:
     text = walker.text()
     tables = [(s.start, s.end) for s in walker.regions if s.kind == "table" and s.end <= body_end]
     sections, gaps = _build_sections(text, body_end, walker.paras, tables, walker.toc)
+    regions.extend(walker.regions)
     regions.extend(Span(start=a, end=b, kind="toc") for a, b in walker.toc)
 
     reasons: list[str] = []
