@@ -53,6 +53,12 @@ def _stems(text: str) -> list[str]:
     return [str(s) for s in STEMMER.stemWords([w.lower() for w in _WORD.findall(text)])]
 
 
+@lru_cache(maxsize=8192)
+def _phrase_stems(phrase: str) -> tuple[str, ...]:
+    """A bridge phrase's content stems, computed once."""
+    return tuple(_content_stems(phrase))
+
+
 def _content_stems(text: str) -> list[str]:
     return [s for s in _stems(text) if s not in _FILLER]
 
@@ -65,15 +71,18 @@ class Bridge:
     when: tuple[str, ...]
     means: tuple[str, ...]
 
-    def trigger(self, question: str) -> tuple[str, int, int] | None:
+    def trigger(self, question: str | Sequence[str]) -> tuple[str, int, int] | None:
         """The longest `when` phrase found in the question (word by word, stemmed, fillers ignored),
-        with the word positions `[i, j)` it covers."""
-        q = _content_stems(question)
+        with the word positions `[i, j)` it covers. `question` may be given already stemmed."""
+        q = _content_stems(question) if isinstance(question, str) else list(question)
+        present = set(q)
         best: tuple[str, int, int] | None = None
         for phrase in self.when:
-            p = _content_stems(phrase)
+            p = _phrase_stems(phrase)
+            if not p or not present.issuperset(p):
+                continue
             for i in range(len(q) - len(p) + 1):
-                if p and q[i : i + len(p)] == p and (best is None or len(p) > best[2] - best[1]):
+                if p and tuple(q[i : i + len(p)]) == p and (best is None or len(p) > best[2] - best[1]):
                     best = (phrase, i, i + len(p))
                     break
         return best
@@ -112,7 +121,8 @@ class Bridges:
     def fire(self, question: str) -> list[FiredBridge]:
         """The bridges the question switches on. A bridge whose phrase lies inside a longer phrase
         that switched on another ("how much" inside "how much can we claim") stays off."""
-        found = [(b, t) for b in self.items if (t := b.trigger(question)) is not None]
+        stems = _content_stems(question)
+        found = [(b, t) for b in self.items if (t := b.trigger(stems)) is not None]
         fired = []
         for b, (phrase, i, j) in found:
             inside = any(

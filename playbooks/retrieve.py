@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 import bm25s
@@ -234,13 +235,18 @@ class ClauseRetriever:
         kw = self.keyword_scores(query)
         if fired and PHRASE_BOOST:
             # a bridge phrase found whole ("shall not exceed") is stronger evidence than its words apart
-            phrases = [_fold(p) for fb in fired for p in fb.bridge.means if " " in p.strip()]
-            found = np.array([sum(p in low for p in phrases) for low in idx.lowered], dtype=np.float64)
+            phrases = [_fold_phrase(p) for fb in fired for p in fb.bridge.means if " " in p.strip()]
+            found = np.zeros(n, dtype=np.float64)
+            # only units that the largest boost could lift into the top `pool` are checked
+            pool = min(n, max(top, 50))
+            floor = float(np.partition(kw, n - pool)[n - pool]) / (1.0 + 3.0 * PHRASE_BOOST)
+            for j in np.flatnonzero((kw > 0) & (kw >= floor)).tolist():
+                found[j] = sum(p in idx.lowered[j] for p in phrases)
             kw = kw * (1.0 + PHRASE_BOOST * np.minimum(found, 3.0))
         definitional = is_definitional(question)
         down = np.array([u.definition and not definitional for u in idx.units])
         kw_adj = np.where(down, kw * DEFINITION_FACTOR, kw)
-        order_kw = sorted(range(n), key=lambda i: (-kw_adj[i], i))
+        order_kw = [int(i) for i in np.argsort(-kw_adj, kind="stable")]
         kw_rank = {i: r for r, i in enumerate(order_kw, start=1) if kw_adj[i] > 0}
 
         emb = self._embeddings() if use_semantic else None
@@ -251,7 +257,7 @@ class ClauseRetriever:
             qv = self.semantic.embed([question])[0]
             sem_sim = emb @ qv
             sem_adj = np.where(down, sem_sim - 0.15, sem_sim)
-            order_sem = sorted(range(n), key=lambda i: (-sem_adj[i], i))
+            order_sem = [int(i) for i in np.argsort(-sem_adj, kind="stable")]
             sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
             fused = reciprocal_rank_fusion(
                 [[str(i) for i in order_kw if i in kw_rank], [str(i) for i in order_sem]]
@@ -315,7 +321,7 @@ class ClauseRetriever:
 
         bridge_points = 0
         for fb in fired:
-            phrases = [p for p in fb.bridge.means if _fold(p) in idx.lowered[i]]
+            phrases = [p for p in fb.bridge.means if _fold_phrase(p) in idx.lowered[i]]
             added = [t for t in query.bridge_terms.get(fb.bridge.name, ()) if t in terms]
             if phrases:
                 bridge_points += 5 * len(phrases)
@@ -372,6 +378,11 @@ class ClauseRetriever:
             document=idx.documents[i],
             bridges=tuple(fb.bridge.name for fb in fired),
         )
+
+
+@lru_cache(maxsize=4096)
+def _fold_phrase(text: str) -> str:
+    return _fold(text)
 
 
 def _fold(text: str) -> str:
