@@ -53,7 +53,14 @@ ACTIONS: Mapping[Support, str] = {
     Support.UNVERIFIABLE: "review",
 }
 
-Authority = Literal["contract", "schedule", "referenced_not_supplied", "none"]
+Authority = Literal["contract", "schedule", "referenced_not_supplied", "playbook", "none"]
+
+#: A claim judged against the playbook's positions, not a statement of what the contract says.
+_EVALUATIVE = re.compile(
+    r"(?i)\b(?:standard position|fallback(?: position)?|unacceptable|allow-?list|deny-?list|red line|"
+    r"our position|playbook|market standard|(?:below|above|within) the [\w\s'’()-]{0,40}"
+    r"(?:minimum|maximum|limit|range|threshold))\b"
+)
 
 #: A claim whose content words are missing from the passage at least this often is unsupported.
 MISSING_UNSUPPORTED = 0.5
@@ -516,7 +523,9 @@ def _negated_stems(text: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 # ── atomic claims ─────────────────────────────────────────────────────────────────────────────────
-_CLAUSE_SPLIT = re.compile(r"\s*;\s*(?:and\s+|but\s+)?|,?\s+(?:and|but|whereas|while)\s+(?:also\s+)?")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*(?:and\s+|but\s+)?|\s+[—–]\s+|\s+--\s+|,?\s+(?:and|but|whereas|while)\s+(?:also\s+)?"
+)
 
 
 def split_claims(text: str) -> list[str]:
@@ -540,7 +549,10 @@ def _split_clauses(sentence: str) -> list[str]:
     for m in _CLAUSE_SPLIT.finditer(sentence):
         left = sentence[last : m.start()]
         right = sentence[m.end() :]
-        semicolon = ";" in m.group(0) and len(_words(left)) >= 3 and len(_words(right)) >= 3
+        # a semicolon or a spaced dash separates two statements whatever their verbs
+        semicolon = (
+            bool(re.search(r"[;—–]|--", m.group(0))) and len(_words(left)) >= 3 and len(_words(right)) >= 3
+        )
         if not semicolon and (not _has_verb(left) or not _right_is_clause(right)):
             continue
         parts.append(left)
@@ -729,13 +741,18 @@ def _remove(text: str, words: str) -> str:
 
 def _missing_content(claim: str, passage: str) -> list[str]:
     have = set(_content_stems(passage))
-    out = []
-    for w in _words(_mask_values(claim)):
+    out: list[str] = []
+    masked = _mask_values(claim)
+    starts = {a for a, _b in split_sentences(masked)}
+    for m in _WORD.finditer(masked):
+        w = m.group(0).strip("'’-")
         lw = w.lower()
         if lw in _STOP or lw in _NEGATIONS or lw in _UNIVERSAL or lw in _MONTHS or len(lw) < 2:
             continue
-        if lw in _UNITS or lw in _TENS or lw in _SCALES or w[0].isupper():
-            continue  # numbers are the value check's; capitalised words are the name check's
+        if lw in _UNITS or lw in _TENS or lw in _SCALES:
+            continue  # numbers are the value check's
+        if w[0].isupper() and not _first_word(masked, m.start(), starts):
+            continue  # capitalised words are the name check's, except where a sentence starts
         if _canon(_stem(w)) not in have and lw not in out:
             out.append(lw)
     return out
@@ -805,12 +822,12 @@ def _name_problems(claim: str, passage: str) -> list[Problem]:
     sentence_starts = {a for a, _b in split_sentences(masked)}
     for m in re.finditer(r"\b[A-Z][A-Za-z'’-]*", masked):
         word = m.group(0).rstrip("'’-")
-        if word in _NAME_STOP or word.lower() in _MONTHS or word.lower() in ("i", "ii"):
+        if len(word) < 2 or word in _NAME_STOP or word.lower() in _MONTHS or word.lower() in ("ii", "iii"):
             continue
-        if _first_word(masked, m.start(), sentence_starts) and (
-            _has_phrase(passage, word) or word.lower() in _STOP
-        ):
-            continue  # a capital because the sentence starts there
+        if _first_word(masked, m.start(), sentence_starts):
+            continue  # a capital because the sentence starts there: the vocabulary check reads it
+        if word.isupper() and _acronym_in(word, passage):
+            continue  # "IP" for "Intellectual Property"
         base = re.sub(r"['’]s$", "", word)
         if re.search(rf"(?<![\w]){re.escape(base)}(?![\w])", passage):
             continue
@@ -831,7 +848,17 @@ def _name_problems(claim: str, passage: str) -> list[Problem]:
 
 
 def _first_word(text: str, pos: int, sentence_starts: set[int]) -> bool:
-    return pos in sentence_starts or not text[:pos].strip()
+    before = text[:pos].rstrip()
+    return pos in sentence_starts or not before or before[-1] in ':—–("“'
+
+
+def _acronym_in(acronym: str, passage: str) -> bool:
+    """Whether the passage spells out `acronym` as capitalised words ("IP" ← "Intellectual Property")."""
+    letters = acronym.rstrip("s")
+    if len(letters) < 2:
+        return False
+    words = r"\W+".join(rf"{ch}[a-z]+" for ch in letters)
+    return re.search(rf"\b{words}\b", passage) is not None
 
 
 _COORD = re.compile(
@@ -849,9 +876,9 @@ def _coordination_containing(claim: str, start: int, end: int, passage: str) -> 
         lw = _words(m.group("left"))[-1]
         rw = _words(m.group("right"))[-1]
         ls, rs = m.start("left") + m.group("left").rfind(lw), m.start("right") + m.group("right").rfind(rw)
-        if ls <= start < ls + len(lw) and (_stem(rw) in have or rw.lower() in have):
+        if ls <= start < ls + len(lw) and (_canon(_stem(rw)) in have or rw.lower() in have):
             return claim[ls : m.end("conj")]
-        if rs <= start < rs + len(rw) and (_stem(lw) in have or lw.lower() in have):
+        if rs <= start < rs + len(rw) and (_canon(_stem(lw)) in have or lw.lower() in have):
             return claim[m.start("conj") : m.end("right")]
     return None
 
@@ -864,9 +891,11 @@ def _scope_problems(claim: str, passage: str, *, skip: set[str]) -> list[Problem
         rw = _words(m.group("right"))[-1]
         if lw in skip or rw in skip or lw.lower() in _CLAUSE_VERBS or rw.lower() in _CLAUSE_VERBS:
             continue
+        if len(lw) < 2 or len(rw) < 2:
+            continue
         if lw.lower() in _STOP or rw.lower() in _STOP:
             continue
-        l_in, r_in = _stem(lw) in have, _stem(rw) in have
+        l_in, r_in = _canon(_stem(lw)) in have, _canon(_stem(rw)) in have
         if l_in and not r_in:
             out.append(
                 Problem(
@@ -1023,8 +1052,18 @@ def ledger_rows(
     rows = []
     atoms = split_claims(claim) or [claim.strip()]
     for i, atom in enumerate(atoms, 1):
+        source_authority = authority
         if unverifiable_reason is not None:
             check = SupportCheck(label=Support.UNVERIFIABLE, explanation=unverifiable_reason)
+        elif m := _EVALUATIVE.search(atom):
+            source_authority = "playbook"
+            check = SupportCheck(
+                label=Support.UNVERIFIABLE,
+                explanation=(
+                    f"a judgement against the playbook ('{m.group(0)}'), not a statement of the "
+                    "contract: no passage can establish it"
+                ),
+            )
         else:
             check = check_support(atom, [p.text for p in passages], judge=judge)
         action = ACTIONS[check.label]
@@ -1041,7 +1080,7 @@ def ledger_rows(
                 support=check.label,
                 explanation=explanation,
                 action=action,
-                authority=authority,
+                authority=source_authority,
                 proposed=check.proposed,
                 rejected=atom if check.label is Support.PARTIAL else None,
                 problems=check.problems,
@@ -1115,6 +1154,11 @@ def build_ledger(
         reason = None
         if f.get("evidence") == "absence":
             reason = "absence finding: no passage to inspect (it reports what was searched and not found)"
+        elif f.get("outcome") == "referenced_not_provided":
+            reason = (
+                "the claim is about terms the contract refers to but that were not supplied: "
+                "a passage cannot establish what is in them"
+            )
         elif not passages:
             reason = "no verified passage: the finding's citations could not be inspected"
         rows.extend(

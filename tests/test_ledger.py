@@ -371,6 +371,32 @@ def test_ledger_rows_from_a_review(tmp_path: Path) -> None:
             assert p.start is not None and p.end is not None and doc.text[p.start : p.end] == p.text
 
 
+def test_a_judgement_against_the_playbook_is_not_a_contract_claim() -> None:
+    """ "— below the six months' minimum" is the playbook speaking: its own row, authority playbook."""
+    cap = "The liability shall not exceed the fees paid in the three (3) months preceding the claim."
+    rows = ledger_rows(
+        "The liability cap is three (3) months of fees — below the six months' minimum.",
+        [CitedPassage(finding="F1", start=0, end=len(cap), text=cap)],
+        source="F1",
+        authority="contract",
+    )
+    assert [(r.support, r.authority) for r in rows] == [
+        (Support.SUPPORTED, "contract"),
+        (Support.UNVERIFIABLE, "playbook"),
+    ]
+    assert rows[1].action == "review"
+
+
+def test_acronym_spelled_out_in_the_passage_is_named() -> None:
+    """ "IP" is "Intellectual Property" in the passage."""
+    passage = (
+        "The Supplier shall indemnify the Customer against claims that the Services infringe "
+        "Intellectual Property Rights."
+    )
+    r = check_support("The Supplier shall indemnify the Customer against IP claims", [passage])
+    assert r.label is Support.SUPPORTED, r.explanation
+
+
 def test_referenced_document_authority() -> None:
     """A finding whose outcome is referenced_not_provided has that authority, whatever its label."""
     finding = {
