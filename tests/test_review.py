@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citationgate.errors import WithheldDocumentError
 from citationgate.model import Evidence, FindingStatus, Supervision
@@ -291,3 +293,30 @@ def test_markdown_quote_renders_as_the_documents_text(doc: Document, playbook: P
     outcome = _cap_outcome(doc, quotes=(_quote(doc, text),), extracted={})
     md = render_markdown(review(doc, playbook, outcomes=[outcome]).to_dict())
     assert "> 1\\. LIABILITY\n>\n> 1.1 Each party's total liability\n" in md
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_property_extracted_values_survive_only_inside_verified_quotes(
+    doc: Document, playbook: Playbook, data: st.DataObject
+) -> None:
+    """Any real passage verifies at its own offsets; an extracted span survives iff it lies inside it."""
+    n = len(doc.text)
+    start = data.draw(st.integers(0, n - 40), label="start")
+    end = data.draw(st.integers(start + 20, min(n, start + 200)), label="end")
+    while start < end and doc.text[start].isspace():
+        start += 1
+    while end > start and doc.text[end - 1].isspace():
+        end -= 1
+    vs = data.draw(st.integers(0, n - 5), label="value_start")
+    ve = data.draw(st.integers(vs + 1, min(n, vs + 30)), label="value_end")
+    quote = QuoteRef(text=doc.text[start:end], start=start, end=end)
+    value = ExtractedValue(value=1, text=doc.text[vs:ve], start=vs, end=ve)
+    result = review(doc, playbook, outcomes=[_cap_outcome(doc, quotes=(quote,), extracted={"v": value})])
+    (f,) = result.findings
+    spans = [(q.start, q.end) for q in f.verified_quotes]
+    assert spans and all(doc.text[a:b] == q.text for (a, b), q in zip(spans, f.verified_quotes, strict=True))
+    inside = any(a <= vs and ve <= b for a, b in spans)
+    assert ("v" in result.to_dict()["findings"][0]["extracted"]) is inside
+    if not inside:
+        assert f.status is FindingStatus.NEEDS_REVIEW
