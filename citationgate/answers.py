@@ -1068,7 +1068,7 @@ def _closest(corpus: _Corpus, segment: str, resolved: _Resolved) -> list[Verifie
             if al is None:
                 continue
             if len(v.text) > WHOLE_QUOTE_CHARS and len(segment) <= len(v.text):
-                a, b = _widen_to_words(corpus.text, v.start + al.dest_start, v.start + al.dest_end, v)
+                a, b = _widen_to_sentence(corpus.text, v.start + al.dest_start, v.start + al.dest_end, v)
             else:
                 a, b = v.start, v.end
             vt = corpus.verified_text(v, a, b)
@@ -1079,10 +1079,12 @@ def _closest(corpus: _Corpus, segment: str, resolved: _Resolved) -> list[Verifie
     return []
 
 
-def _widen_to_words(text: str, a: int, b: int, v: _Verified) -> Span:
-    while a > v.start and not text[a - 1].isspace():
+def _widen_to_sentence(text: str, a: int, b: int, v: _Verified) -> Span:
+    """Widen `[a, b)` to the sentence (or `;`-separated part, or list item) of the verified quote it
+    falls in, so a suggestion never starts after a "neither" or stops before an "except"."""
+    while a > v.start and not (text[a - 1] in ";\n" or (text[a - 1] == "." and text[a].isspace())):
         a -= 1
-    while b < v.end and not text[b].isspace():
+    while b < v.end and text[b - 1] not in ";.\n":
         b += 1
     return a, b
 

@@ -389,6 +389,7 @@ _STOP = _wordset(
     about between within without after before during until unless except per via thereof therein
     hereof herein hereunder thereunder whereby whether said says state states provide provides
     provided set sets out forth up down shall must may will can should would could might ought
+    say says said reads read stating
     clause clauses section sections schedule article paragraph agreement contract"""
 )
 _NEGATIONS = _wordset("not no never neither nor without cannot none nothing n't")
@@ -577,8 +578,15 @@ def _has_verb(text: str) -> bool:
 
 
 def _right_is_clause(right: str) -> bool:
+    """The right side of a conjunction has its own verb within a few words, and no other
+    conjunction comes first ("England and Wales, and the Supplier shall…" splits at the second)."""
     words = [w.lower() for w in _words(right)[:6]]
-    return any(w in _CLAUSE_VERBS for w in words[:5]) and len(words) >= 2
+    for i, w in enumerate(words[:5]):
+        if w in _CLAUSE_VERBS:
+            return i + 1 < len(words) or len(words) >= 2
+        if w in ("and", "but", "or", "whereas", "while"):
+            return False
+    return False
 
 
 def _starts_with_verb(text: str) -> bool:
