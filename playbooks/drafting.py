@@ -123,8 +123,17 @@ def _outcome(name: str, setting: Any, claim: str, quote: QuoteRef | None, reason
     )
 
 
+_LINE_LABEL = re.compile(
+    r"(?m)^[ \t]*(?:(?:Section|SECTION|Clause|CLAUSE|Article|ARTICLE)[ \t]+)?"
+    r"(\d{1,3}(?:\.\d{1,3})*)\.?(?:[ \t]|$)"
+)
+
+
 def _section_numbers(doc: Document) -> set[str]:
-    nums: set[str] = set()
+    """Section numbers the document has: its detected sections, and any line that starts with a number."""
+    nums: set[str] = {
+        ".".join(str(int(x)) for x in m.group(1).split(".")) for m in _LINE_LABEL.finditer(doc.text)
+    }
     for s in doc.sections:
         label = re.sub(r"^(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+", "", s.label).rstrip(".")
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):

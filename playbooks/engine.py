@@ -61,6 +61,7 @@ class _Region:
     passages: tuple[int, ...]  # indices into Passages
     anchor: int  # the passage with the clause's decisive language
     via: str  # "heading" | "pattern"
+    weights: Mapping[int, int]  # passage → how much of the clause's language it carries
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +86,13 @@ class _Context:
         for s in doc.sections:
             if s.kind == "definition":
                 continue
-            line_end = self.text.find("\n", s.start, s.end)
-            first = self.text[s.start : line_end if line_end != -1 else min(s.end, s.start + 160)][:160]
-            self.heads.append((s.start, s.end, f"{s.heading} {first}".lower()))
+            head = s.heading
+            if not head:  # no heading: the first line counts only if it is short, like a title
+                line_end = self.text.find("\n", s.start, s.end)
+                first = self.text[s.start : line_end if line_end != -1 else s.end]
+                head = first if len(first) <= 60 and not re.search(r"[.;:]\s", first) else ""
+            if head:
+                self.heads.append((s.start, s.end, f"{s.label} {head}".lower()))
         # passages that are headings, or that open with a run-in heading ("Governing Law. This …")
         for p in self.passages.items:
             lead = self.text[p.start : min(p.end, p.start + 80)]
@@ -150,6 +155,53 @@ def _passage_hits(ctx: _Context, patterns: Sequence[re.Pattern[str]]) -> dict[in
     return counts
 
 
+def _clause_span(ctx: _Context, offset: int) -> tuple[int, int] | None:
+    """The clause around `offset`: the outermost section no longer than `_REGION_MAX` that contains it,
+    and, for a numbered subsection with no parent ("11.1", "11.2" …), its run of siblings."""
+    chain = [
+        s
+        for s in ctx.doc.sections_containing(offset, offset + 1)
+        if s.kind != "definition" and s.end - s.start <= _REGION_MAX
+    ]
+    if not chain:
+        return None
+    sec = chain[0]
+    start, end = sec.start, sec.end
+    if "." in sec.label.strip(".") and len(chain) == 1:
+        prefix = sec.label.strip(".").rsplit(".", 1)[0] + "."
+        siblings = sorted(
+            (s for s in ctx.doc.sections if s.level == sec.level and s.label.startswith(prefix)),
+            key=lambda s: s.start,
+        )
+        k = next((j for j, s in enumerate(siblings) if s.start == sec.start), None)
+        if k is not None:
+            j = k
+            while j > 0 and siblings[j - 1].end >= start - 2 and end - siblings[j - 1].start <= _REGION_MAX:
+                j -= 1
+                start = siblings[j].start
+            j = k
+            while (
+                j + 1 < len(siblings)
+                and siblings[j + 1].start <= end + 2
+                and siblings[j + 1].end - start <= _REGION_MAX
+            ):
+                j += 1
+                end = siblings[j].end
+    return start, end
+
+
+def _paragraph_span(ctx: _Context, i: int) -> tuple[int, int] | None:
+    """The paragraph (between blank lines) around passage i, when it is short enough to be one clause."""
+    p = ctx.passages.items[i]
+    before = ctx.text.rfind("\n\n", 0, p.start)
+    m = _PARA_BREAK.search(ctx.text, p.end)
+    start = before + 2 if before != -1 else 0
+    end = m.start() if m else len(ctx.text)
+    if end - start > _REGION_MAX // 3:
+        return None
+    return start, end
+
+
 def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
     items = ctx.passages.items
     pattern_hits = _passage_hits(ctx, clause.patterns)
@@ -179,7 +231,7 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
             anchor = next((i for i in body if items[i].end - items[i].start >= 10), body[0])
         total = score + min(weight(anchor), 8)
         if best is None or total > best[0]:
-            best = (total, _Region(start, end, idx, anchor, "heading"))
+            best = (total, _Region(start, end, idx, anchor, "heading", {j: weight(j) for j in idx}))
 
     scored = [(n * 3 + bridge_hits.get(i, 0), -i) for i, n in pattern_hits.items() if i not in excluded]
     if scored:
@@ -187,13 +239,10 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
         i = -neg
         if best is None or score > best[0]:
             p = items[i]
-            sec = ctx.doc.section_at(p.start)
-            if sec is not None and sec.end - sec.start <= _REGION_MAX and sec.kind != "definition":
-                start, end = sec.start, sec.end
-            else:
-                start, end = ctx.passages.with_list(i)  # a passage ending with ':' carries its list
+            span = _clause_span(ctx, p.start) or _paragraph_span(ctx, i)
+            start, end = span if span else ctx.passages.with_list(i)  # a ':' passage carries its list
             idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
-            best = (float(score), _Region(start, end, idx, i, "pattern"))
+            best = (float(score), _Region(start, end, idx, i, "pattern", {j: weight(j) for j in idx}))
     return best[1] if best else None
 
 
@@ -217,6 +266,8 @@ def _extract_in(
     items = ctx.passages.items
     if f.near:
         idx = [i for i in idx if _hits(f.near, text[items[i].start : items[i].end])]
+    # the clause's own sentences first: the anchor, then by how much clause language they carry
+    idx.sort(key=lambda i: (i != region.anchor, -region.weights.get(i, 0), i))
     spec = f.spec
     hit: Hit | None = None
     at = -1
@@ -406,7 +457,9 @@ def _fill(template: str, values: Mapping[str, _Value]) -> str:
         v = values.get(m.group(1))
         if v is None:
             return "(not found)"
-        return _short(v.ev.text) if not v.inferred else _show(v.ev.value)
+        if v.inferred or isinstance(v.ev.value, list | bool):
+            return _show(v.ev.value)
+        return _short(v.ev.text)
 
     return re.sub(r"\{([a-z][a-z0-9_.]*)\}", sub, template)
 
