@@ -162,7 +162,7 @@ def render_table(data: Mapping[str, Any], *, width: int = 100) -> str:
                 quoted = f"“{' '.join(str(c['text']).split())}”"
                 lines.extend(wrap.wrap(quoted))
                 lines.append(f"        — {_pinpoint(c)}")
-            if status == "needs_review" and f.get("reason"):
+            if status == "needs_review" and f.get("reason") and not _is_absence(f):
                 lines.extend(wrap.wrap(f"needs review: {f.get('reason')}"))
         lines.append("")
     nc = summary.get("not_concluded") or []
