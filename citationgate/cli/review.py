@@ -26,7 +26,15 @@ class Severity(StrEnum):
     critical = "critical"
 
 
-@app.command()
+_HELP = (
+    "Review a contract against a playbook: every finding is a verified quote or a disclosed absence.\n\n"
+    "Ingests FILE (or reuses the stored version with the same bytes), runs the playbook, gates every "
+    "proposal and stores the review, its findings and audit entries in one transaction. "
+    "Exits 5 when the document is withheld, 1 when --fail-on meets its severity."
+)
+
+
+@app.command(help=_HELP)
 def review(
     file: Annotated[Path, typer.Argument(help="The contract to review: .pdf, .docx, .txt or .md.")],
     playbook: Annotated[
@@ -46,12 +54,7 @@ def review(
     ] = "accepted",
     db: DbOption = None,
 ) -> None:
-    """Review a contract against a playbook; every finding is a verified quote or a disclosed absence.
-
-    Ingests FILE (or reuses the stored version with the same bytes), runs the playbook, gates every
-    proposal and stores the review, its findings and audit entries in one transaction. Exits 5 when the
-    document is withheld, 1 when --fail-on meets its severity.
-    """
+    """Review FILE against a playbook (see `_HELP`)."""
     pb = load_playbook(playbook)
     store = Store.open(db)
     version, reused = ingest_file(store, file, view=view)
