@@ -43,19 +43,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import ahocorasick
+import ahocorasick_rs
 import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from citationgate.normalize import Normalized, NormalizedView, normalize_quote, normalize_text
+from citationgate.normalize import (
+    Normalized,
+    NormalizedView,
+    normalize_quote,
+    normalize_quotes,
+    normalize_text,
+)
 
 Span = tuple[int, int]
 
 #: Batches smaller than this are searched quote by quote with `str.find` on the cached view.
 BATCH_MIN = 16
-#: Length of the prefix of each normalized quote put in the Aho-Corasick automaton. Hits are
+#: Length of the piece of each normalized quote put in the Aho-Corasick automaton. Hits are
 #: confirmed with `startswith` on the whole quote, so a short anchor only costs a few extra checks,
 #: while the automaton stays small (building it over whole 200-character quotes costs more than the scan).
 ANCHOR_CHARS = 32
@@ -95,32 +101,40 @@ class QuoteIndex:
     def find_exact_many(self, quotes: Sequence[str]) -> list[list[Span]]:
         """`find_exact` for many quotes at once: one Aho-Corasick pass over each cached view.
 
-        1,000 separate `str.find` scans of a 1 MB view cost about 0.2 s; one multi-pattern pass over
-        the quotes' anchors costs a few tens of milliseconds (see benchmarks/gate.py).
+        1,000 separate `str.find` scans of a 1 MB view cost about 300 ms of CPU; one multi-pattern
+        pass (the Rust `aho-corasick` automaton via `ahocorasick_rs`) over the quotes' anchors costs
+        about 15 ms (see benchmarks/gate.py; pyahocorasick measured twice as slow here). Each
+        quote's anchor is the `ANCHOR_CHARS` characters in its middle — a quote's opening words are
+        often boilerplate ("provided that the…") that occurs everywhere, its middle less so — and
+        every anchor hit is confirmed against the whole quote.
         """
-        needles = [normalize_quote(q) for q in quotes]
+        needles = normalize_quotes(quotes)
         if len(needles) < BATCH_MIN:
             return [self._find_normalized(n) for n in needles]
-        automaton = ahocorasick.Automaton()
-        by_anchor: dict[str, list[int]] = {}
+        by_anchor: dict[str, list[tuple[int, int]]] = {}
         for i, needle in enumerate(needles):
             if needle:
-                by_anchor.setdefault(needle[:ANCHOR_CHARS], []).append(i)
-        for anchor, ids in by_anchor.items():
-            automaton.add_word(anchor, (len(anchor), ids))
+                offset = max(0, (len(needle) - ANCHOR_CHARS) // 2)
+                by_anchor.setdefault(needle[offset : offset + ANCHOR_CHARS], []).append((i, offset))
+        if not by_anchor:
+            return [[] for _ in needles]
+        anchors = list(by_anchor)
+        automaton = ahocorasick_rs.AhoCorasick(anchors)
         found: list[set[Span]] = [set() for _ in needles]
-        if by_anchor:
-            automaton.make_automaton()
-            for view in self.normalized.views:
-                hay = view.text
-                for end, (length, ids) in automaton.iter(hay):
-                    start = end - length + 1
-                    for i in ids:
-                        needle = needles[i]
-                        if hay.startswith(needle, start):
-                            span = view.to_canonical(start, start + len(needle))
-                            if span is not None:
-                                found[i].add(span)
+        for view in self.normalized.views:
+            hay = view.text
+            try:
+                hits = automaton.find_matches_as_indexes(hay, overlapping=True)
+            except UnicodeEncodeError:  # a lone surrogate in the text: search quote by quote
+                return [self._find_normalized(n) for n in needles]
+            for k, anchor_start, _end in hits:
+                for i, offset in by_anchor[anchors[k]]:
+                    needle = needles[i]
+                    start = anchor_start - offset
+                    if start >= 0 and hay.startswith(needle, start):
+                        span = view.to_canonical(start, start + len(needle))
+                        if span is not None:
+                            found[i].add(span)
         return [sorted(f) for f in found]
 
     def differs_only_in_case(self, quote: str) -> bool:
@@ -148,7 +162,6 @@ class QuoteIndex:
         """The best near-verbatim match of a long quote, guarded for meaning; see the module docstring."""
         threshold = FUZZY_MIN_SIMILARITY if min_similarity is None else min_similarity
         limit = FUZZY_TIME_LIMIT_S if time_limit is None else time_limit
-        deadline = time.perf_counter() + limit
         needle = normalize_quote(quote)
         qwords = needle.split(" ") if needle else []
         if len(qwords) < FUZZY_MIN_WORDS:
@@ -156,7 +169,8 @@ class QuoteIndex:
                 kind="none",
                 reason=f"too short for a fuzzy search ({len(qwords)} words; at least {FUZZY_MIN_WORDS})",
             )
-        words = self._words()
+        words = self._words()  # built once per document, before this quote's clock starts
+        deadline = time.perf_counter() + limit
         best: tuple[float, int, int, float] | None = None  # (word score, start word, end word, char sim)
         for diagonal in words.diagonals(qwords):
             if time.perf_counter() > deadline:
@@ -164,7 +178,7 @@ class QuoteIndex:
             window = words.align(qwords, diagonal)
             if window is None:
                 continue
-            score, s, e = window
+            score, s, e = words.refine(needle, *window)
             sim = fuzz.ratio(needle, words.slice(s, e)) / 100.0
             if best is None or (sim, score) > (best[3], best[0]):
                 best = (score, s, e, sim)
@@ -329,6 +343,30 @@ class _WordIndex:
             return None
         return Levenshtein.normalized_similarity(qcores, wide[a:b]), lo + a, lo + b
 
+    def refine(self, needle: str, score: float, s: int, e: int) -> tuple[float, int, int]:
+        """Move the edges of `[s, e)` a word at a time while that makes the window more like the quote.
+
+        Word-level alignment cannot tell a misspelt edge word from a neighbouring word (both cost one
+        edit); character similarity can ("wrtiten" is "written", not "force"). Hill-climbing, at
+        most `EDGE_SLACK + 1` steps, each edge one word per step.
+        """
+        n = len(self.tokens)
+        best = (fuzz.ratio(needle, self.slice(s, e)), s, e)
+        for _ in range(EDGE_SLACK + 1):
+            _, s0, e0 = best
+            step = best
+            for ds in (-1, 0, 1):
+                for de in (-1, 0, 1):
+                    a, b = s0 + ds, e0 + de
+                    if (ds or de) and 0 <= a < b <= n:
+                        r = fuzz.ratio(needle, self.slice(a, b))
+                        if r > step[0]:
+                            step = (r, a, b)
+            if step == best:
+                break
+            best = step
+        return score, best[1], best[2]
+
 
 _P1 = np.uint64(0x9E3779B97F4A7C15)
 _P2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -471,10 +509,14 @@ def has_ellipsis(quote: str) -> bool:
 
 
 __all__ = [
+    "CONNECTIVES",
     "FUZZY_MIN_SIMILARITY",
     "FUZZY_MIN_WORDS",
     "FUZZY_TIME_LIMIT_S",
+    "MODALS",
     "NEGATIONS",
+    "NUMBER_WORDS",
+    "QUANTIFIERS",
     "FuzzyOutcome",
     "QuoteIndex",
     "Span",

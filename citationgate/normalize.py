@@ -22,7 +22,7 @@ Capitalisation is **not** folded (a capital letter marks a defined term), and th
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,16 +80,17 @@ _TRANSLATE = str.maketrans(dict(FOLDS))
 # normalized characters each code point becomes (0 dropped, 1, or 2–3 for a ligature).
 _LUT = np.arange(0x10000, dtype=np.uint32)
 _COUNT = np.ones(0x10000, dtype=np.int64)
+#: Marks, in the fold lookup, a character whose normalized form is not one character. It never
+#: survives: dropped characters are removed and ligature letters written over it.
+_RESIZE_MARK = 0xFFFFFFFF
 for _ch, _rep in FOLDS.items():
     _COUNT[ord(_ch)] = len(_rep)
-    _LUT[ord(_ch)] = ord(_rep[0]) if len(_rep) == 1 else ord(_ch)
+    _LUT[ord(_ch)] = ord(_rep[0]) if len(_rep) == 1 else _RESIZE_MARK
 
 _SPACE, _NL, _HYPHEN = ord(" "), ord("\n"), ord("-")
 #: A hyphen followed by a whitespace run (greedy, so the run is maximal). Checked further in Python.
 _HYPHEN_RUN = re.compile(r"-([ \n]+)")
 _WS_RUN = re.compile(r"[ \n]+")
-#: Characters whose normalized form is not exactly one character (dropped, or a ligature).
-_RESIZING = re.compile("[" + "".join(ch for ch, rep in FOLDS.items() if len(rep) != 1) + "]")
 
 
 def _linebreak_hyphens(folded: str) -> list[tuple[int, int, int]]:
@@ -123,6 +124,21 @@ def normalize_quote(quote: str) -> str:
         parts.append(folded[last:])
         folded = "".join(parts)
     return _WS_RUN.sub(" ", folded).strip(" ")
+
+
+_BATCH_SEPARATOR = "\x00"
+
+
+def normalize_quotes(quotes: Sequence[str]) -> list[str]:
+    """`normalize_quote` for many quotes in one vectorized pass (same result, quote by quote).
+
+    The quotes are joined by NUL — not whitespace and not a letter, so no whitespace run and no
+    line-break hyphen spans two quotes — normalized as one text, and split again.
+    """
+    if len(quotes) < 8 or any(_BATCH_SEPARATOR in q for q in quotes):
+        return [normalize_quote(q) for q in quotes]
+    joined = normalize_text(_BATCH_SEPARATOR.join(quotes)).a.text
+    return [part.strip(" ") for part in joined.split(_BATCH_SEPARATOR)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +180,7 @@ def normalize_text(text: str) -> Normalized:
         folded = np.where(codes > 0xFFFF, codes, _LUT[low])
     else:
         folded = _LUT[codes]
-    if _RESIZING.search(text) is not None:  # dropped characters or ligatures: lengths change
+    if bool((folded == _RESIZE_MARK).any()):  # dropped characters or ligatures: lengths change
         counts = _COUNT[np.minimum(codes, 0xFFFF)]
         if astral:
             counts = np.where(codes > 0xFFFF, 1, counts)
@@ -212,4 +228,4 @@ def normalize_text(text: str) -> Normalized:
     return Normalized(a=view_a, b=view_b)
 
 
-__all__ = ["FOLDS", "Normalized", "NormalizedView", "normalize_quote", "normalize_text"]
+__all__ = ["FOLDS", "Normalized", "NormalizedView", "normalize_quote", "normalize_quotes", "normalize_text"]
