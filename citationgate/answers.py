@@ -269,6 +269,7 @@ class _Verified:
     doc_start: int | None  # in the document, as the record says
     doc_end: int | None
     text: str
+    note: str | None = None  # e.g. the redline changed the clause around it (reverify: context_changed)
 
 
 @dataclass(slots=True)
@@ -317,7 +318,7 @@ _SEPARATOR = "\n\n\u2063\u241e\u2063\n\n"
 
 
 def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, source: str) -> _Corpus:
-    records: list[tuple[str, str | None, int | None, int | None, str]] = []
+    records: list[tuple[str, str | None, int | None, int | None, str, str | None]] = []
     status: dict[str, str] = {}
     for f in findings:
         fid = str(f.get("id"))
@@ -331,10 +332,13 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
                 or not isinstance(c.get("text"), str)
             ):
                 continue
-            records.append((fid, c.get("section"), c.get("start"), c.get("end"), c["text"]))
+            note = None
+            if c.get("reverify_status") == "context_changed":
+                note = f"the clause around [{fid}]'s quote changed in the last redline (context_changed)"
+            records.append((fid, c.get("section"), c.get("start"), c.get("end"), c["text"], note))
     if document is not None:
         spans = []
-        for fid, section, a, b, text in records:
+        for fid, section, a, b, text, note in records:
             if not (isinstance(a, int) and isinstance(b, int)) or document.text[a:b] != text:
                 raise FindingsError(
                     f"{source}: finding {fid} cites [{a}, {b}) but {document.name} reads differently there — "
@@ -342,7 +346,9 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
                     f"(this one is {document.text_sha256[:12]})"
                 )
             spans.append(
-                _Verified(finding=fid, section=section, start=a, end=b, doc_start=a, doc_end=b, text=text)
+                _Verified(
+                    finding=fid, section=section, start=a, end=b, doc_start=a, doc_end=b, text=text, note=note
+                )
             )
         return _Corpus(
             text=document.text,
@@ -354,7 +360,7 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
     parts: list[str] = []
     spans = []
     pos = 0
-    for fid, section, a, b, text in records:
+    for fid, section, a, b, text, note in records:
         if parts:
             parts.append(_SEPARATOR)
             pos += len(_SEPARATOR)
@@ -367,6 +373,7 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
                 doc_start=a if isinstance(a, int) else None,
                 doc_end=b if isinstance(b, int) else None,
                 text=text,
+                note=note,
             )
         )
         parts.append(text)
@@ -810,6 +817,7 @@ def _check_passage(
                     status = PassageStatus.NOWHERE
                     break
                 flags.extend(_gap_flags(corpus.text, xo[1], yo[0]))
+    flags.extend(o.span.note for o in outcomes if o.span is not None and o.span.note)
     matched = [m for o in outcomes for m in o.matched]
     should = list(dict.fromkeys(s for o in outcomes for s in o.should_use))
     reason = _reason(status, outcomes, c, resolved, segments)

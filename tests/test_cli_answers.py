@@ -291,3 +291,29 @@ def test_commands_have_help_and_are_documented() -> None:
         result = runner.invoke(app, [cmd, "--help"])
         assert result.exit_code == 0 and "Usage" in result.stdout
         assert f"citationgate {cmd}" in readme
+
+
+def test_quote_whose_clause_changed_in_a_redline_is_flagged(verified: dict[str, Any]) -> None:
+    """After `reverify`, a passage matched against a context_changed quote passes with a flag."""
+    new = verified["tmp"] / "act_v2.txt"
+    new.write_text(
+        ACT.replace(
+            "(2) The Authority may fix fees for the use of any facility.",
+            "(2) The Authority may fix fees for the use of any facility. Fees may not exceed costs.",
+        ),
+        encoding="utf-8",
+    )
+    rev = runner.invoke(app, ["reverify", str(verified["review"]), str(new), "--format", "json"])
+    assert rev.exit_code == 0, rev.output
+    new_review = json.loads(rev.stdout)["review"]["id"]
+    stored = Store.open().get_review(new_review).findings
+    p2 = next(f for f in stored if f["claim"].startswith("The Authority must fix fees"))
+    assert p2["citations"][0].get("reverify_status") == "context_changed"
+    ans = answer_file(
+        verified["tmp"], f'The Authority "may fix fees for the use of any facility" [{p2["id"]}].\n'
+    )
+    result = runner.invoke(app, ["check-answer", str(ans), "--review", str(new_review), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    [p] = json.loads(result.stdout)["passages"]
+    assert p["status"] == "verified"
+    assert any("context_changed" in f for f in p["flags"])
