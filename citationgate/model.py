@@ -172,7 +172,8 @@ class VerifiedQuote:
 
 
 def _utf16_len(s: str) -> int:
-    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+    # Encoding is C-speed (a Python loop over a 1 MB prefix took ~0.8 s per quote).
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
