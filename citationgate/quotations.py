@@ -228,6 +228,10 @@ def _inline_passages(answer: str, masked: str) -> list[Passage]:
             if stack and stack[0][0] != "‘":
                 emit(stack[0][1], i, unclosed=True)
             stack = []
+        elif ch == "“" and stack and stack[-1][0] == "„":  # „German“ quotes close with “
+            _, pos = stack.pop()
+            if not stack:
+                emit(pos, i)
         elif ch in _OPEN_DOUBLE:
             stack.append((ch, i))
         elif ch in _CLOSE_DOUBLE:

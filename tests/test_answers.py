@@ -317,6 +317,11 @@ def test_curly_quotes_and_reflowed_lines_verify(record: ReviewRecord) -> None:
             'It says "the term “Fees” means the charges" here.',
             [("inline", "the term “Fees” means the charges")],
         ),
+        # „German“ and «French» quotes
+        (
+            "Er sagt „Gebühren sind fällig“ und «les frais».",
+            [("inline", "Gebühren sind fällig"), ("inline", "les frais")],
+        ),
         # an apostrophe is not a quote
         ("The Supplier’s obligations don’t change.", []),
         # the answer defining its own term is not a quotation
@@ -335,6 +340,7 @@ def test_curly_quotes_and_reflowed_lines_verify(record: ReviewRecord) -> None:
         "curly",
         "single-curly",
         "nested",
+        "german-french",
         "apostrophes",
         "definition",
         "code",
