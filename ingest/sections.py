@@ -1,29 +1,49 @@
 """Finding the clauses of a contract in its canonical text.
 
 A section starts at the beginning of a line with a label a contract uses for its own structure —
-"ARTICLE V", "Section 5", "11.", "11.2", "(a)", "(iv)", "Schedule 1", "Exhibit A" — and ends where the
-next section at the same or a higher level starts. Lines that only *look* numbered are rejected:
-table-of-contents entries (dot leaders, trailing page numbers), cross-references that a line wrap put at
-the start of a line ("Section 11.2 above"), and wrapped numbers ("30\\ndays"). Numbered sequences are
-tracked per level, so a jump from 4 to 6 is reported as a gap, and a number that goes backwards is
-not taken for a new clause.
+"ARTICLE V", "Section 5", "11.", "11.2", "(a)", "(iv)", "1)", "A.", "Schedule 1", "Exhibit A" — and ends
+where the next section at the same or a higher level starts. Three passes:
+
+1. **Candidates.** Each line start (and, in text flattened by a PDF-to-text conversion, a label that
+   follows a sentence end and a run of three or more spaces) is tried against the label patterns. Lines
+   that only *look* numbered are rejected here: table-of-contents lines (dot leaders, a page number at
+   the end of a short line), cross-references a line wrap put at the start of a line ("Section 11.2
+   above", "11.2 of this Agreement": a heading label is followed by a capital, a quote or a bracket, not
+   a lower-case word), wrapped numbers ("30\\ndays", "(30) days", "12\\nmonths": a bare number needs its
+   full stop and a numbered item is never followed by a unit word), and anything inside a `skip` range
+   (table cells, page furniture).
+2. **Tables of contents.** A run of three or more top-level labels with no text between them, whose
+   labels occur again later, is the contents list: dropped, so the real headings can follow.
+3. **Sequences.** A stack of open list styles (article → 1. → 1.1 → (a) → (i)) decides the level: a label
+   continues the style it belongs to (popping deeper ones) if its number goes forward, or opens a deeper
+   style if it is that style's first item ("1", "a", "i", "x.1" under "x"). A number that goes
+   backwards or repeats is not a new clause; a jump forward is accepted and reported as a gap
+   ("numbering jumps from 4 to 6"). "(i)" after "(h)" is a letter, otherwise a roman numeral.
+
+Schedules, exhibits, annexes and appendices are top-level (level 1) and restart the numbering inside
+them. A section whose body starts by defining a term ('"Fees" means …', "LINK shall mean …") is kind
+"definition".
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ingest.document import Section
 
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_ROMAN_VALID = re.compile(r"(?i)^(?=[mdclxvi])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 
 
 def roman_to_int(s: str) -> int | None:
-    s = s.lower()
-    if not s or any(c not in _ROMAN for c in s):
+    """The value of a roman numeral ("iv" → 4, "XII" → 12), or None if `s` is not one."""
+    if not s or not _ROMAN_VALID.match(s):
         return None
+    s = s.lower()
     total = 0
     for i, c in enumerate(s):
         v = _ROMAN[c]
@@ -31,121 +51,520 @@ def roman_to_int(s: str) -> int | None:
     return total
 
 
-_LINE_START = re.compile(r"(?m)^[ \t\u00a0]*")
-
-# Each pattern is tried at the first non-blank character of a line.
-_ARTICLE = re.compile(r"(?P<label>(?:ARTICLE|Article)[ \t]+(?P<num>[IVXLC]+|\d{1,3}))\b\.?")
+# --- label patterns, tried at a line start -------------------------------------------------------------
+_ARTICLE = re.compile(
+    r"(?P<label>(?:ARTICLE|Article)[^\S\n]+(?P<num>[IVXLC]{1,7}|\d{1,3}))(?P<dot>[.:])?(?=\s|$|(?<=[.:])[A-Z])"
+)
 _SECTION = re.compile(
-    r"(?P<label>(?:SECTION|Section)[ \t]+(?P<num>\d{1,3}(?:\.\d{1,3})*))\.?(?=[ \t]|$)", re.M
+    r"(?P<label>(?:SECTION|Section|§)[^\S\n]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,3}))(?P<dot>[.:])?(?=\s|$|(?<=[.:])[A-Z])"
 )
 _ANNEX = re.compile(
     r"(?P<label>(?P<word>SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)"
-    r"[ \t]+(?P<num>[A-Z]{1,2}|\d{1,3}|[IVX]+)(?:-\d+)?)\b\.?"
+    r"[^\S\n]+(?P<num>[A-Z]{1,2}|\d{1,3}|[IVX]{1,5})(?:[-.]\d{1,2})?)(?P<dot>[.:])?(?=\s|$)"
 )
-_DECIMAL = re.compile(r"(?P<label>(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?)(?=[ \t])")
-_PAREN = re.compile(r"(?P<label>\((?P<num>[a-z]{1,2}|[ivxlc]{1,6}|\d{1,2}|[A-Z])\))(?=[ \t])")
+# "1." "1.1" "1.1." "1.PROMOTION" (no space, a capital follows): the full stop of a lone number is required.
+_DECIMAL = re.compile(r"(?P<label>(?P<num>\d{1,3}(?:\.\d{1,3}){0,4}))(?P<dot>\.)?(?=\s|(?<=\.)[A-Z]|$)")
+_PAREN = re.compile(
+    r"(?P<label>\((?P<num>[a-z]{1,2}|[ivxlc]{1,6}|[A-Z]{1,2}|[IVXLC]{1,6}|\d{1,2})\))(?=\s|$)"
+)
+_CLOSE = re.compile(r"(?P<label>(?P<num>\d{1,2}|[a-z])\))(?=[^\S\n])")  # "1)" "a)"
+_LETTER_DOT = re.compile(r"(?P<label>(?P<num>[A-Z]|[a-z]|[IVX]{1,5})\.)(?=[^\S\n])")  # "A." "a." "IV."
 
-_TOC_TAIL = re.compile(r"(\.{3,}|…{2,}|[ \t]{3,})\s*\d{1,4}\s*$")
+_TOC_LEADER = re.compile(r"(?:\.[^\S\n]?){4,}|…{2,}|_{4,}")
+_TOC_TAIL = re.compile(r"(?:[^\S\n]{2,}|\t)(?:\d{1,4}|[ivxlc]{1,6})[^\S\n]*$")
+_NEXT_WORD = re.compile(r"(?:[^\S\n]|[:.\-–—])*(?P<word>[^\s]*)")
+_SOFT_START = re.compile(r"(?<=[.;:)\]\"”’0-9])[^\S\n]{3,}(?=[(\dA-Z§])")
+_BLANKS = re.compile(r"[^\S\n]*")
+
+#: Words that follow a number that was wrapped onto a line of its own ("30\ndays"), not a clause label.
+_UNIT_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "day days month months year years week weeks hour hours minute minutes business calendar working "
+        "percent per times copies units shares dollars cents %",
+    )
+)
+#: Words that follow a cross-reference a line wrap put at a line start ("(a) above", "(c) hereof").
+_XREF_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "above below hereof hereto herein hereunder thereof thereto therein of and or is are was were "
+        "has have "
+        "shall will may must applies apply",
+    )
+)
+#: A line ending in one of these runs on into the next: a label at the start of that line is a
+#: cross-reference ("… described in the attached\nEXHIBIT D.", "… arbitration under\nSection 12.2").
+_RUN_ON_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "in of to under see the attached with by pursuant from at on per into within between "
+        "accordance set forth described defined provided section sections article articles clause clauses "
+        "paragraph paragraphs schedule exhibit annex appendix no",
+    )
+)
+_LAST_WORD = re.compile(r"([A-Za-z]+)[^\S\n]*\n[^\S\n]*$")
+_SP = r"[^\S\n]+"  # a run of spaces on one line: PDF text often has U+00A0 between words
+_DEFINING_VERBS = (
+    "means|shall mean|mean|has the meaning|have the meaning|shall have the meaning|refers to|"
+    "shall refer to|is defined|includes|shall include"
+).replace(" ", _SP)
 _DEFINES = re.compile(
-    r"^\s*(?:[\"“”'‘’]{1,2}[A-Z][^\"“”\n]{0,80}[\"“”'‘’]{1,2})\s*(?:\([^)]*\)\s*)?"
-    r"(?:means|shall mean|has the meaning|have the meaning|refers to|includes)\b"
+    r"[^\S\n]*(?:[\"“”'‘’]{1,2}[A-Z][^\"“”\n]{0,80}?[\"“”'‘’]{1,2}|[A-Z](?:[A-Z0-9&/\-]|[^\S\n]){1,60}[A-Z0-9])"
+    r"(?:[^\S\n]|,)*(?:\([^)\n]{0,80}\)(?:[^\S\n]|,)*)?"
+    rf"(?:{_DEFINING_VERBS})\b"
 )
-_HEADING_END = re.compile(r"[.:;]\s|\n|$")
+_HEADING_END = re.compile(r"\.(?=\s|$)|[:;]|\n|[^\S\n]{3,}")
+
+_TOP = ("article", "annex")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cand:
     start: int
     label: str
-    family: str  # "article" | "section" | "decimal" | "annex:<word>" | "alpha" | "roman" | "num" | "ALPHA"
+    # "article", "annex:<word>", "decimal<k>", "(a)", "(A)", "(i)", "(I)", "(1)", "1)", "a)", "a.", "A.", "I."
+    family: str
     parts: tuple[int, ...]
-    rest_start: int
-
-
-def _first_word_ok(text: str, pos: int) -> bool:
-    """After a label: end of line, a capital, a quote or an opening bracket — not a lower-case word."""
-    m = re.compile(r"[ \t]*").match(text, pos)
-    p = m.end() if m else pos
-    if p >= len(text) or text[p] == "\n":
-        return True
-    c = text[p]
-    return c.isupper() or c in "\"“‘'([" or c.isdigit()
-
-
-def _candidates(text: str, skip: Sequence[tuple[int, int]]) -> Iterable[_Cand]:
-    for m in _LINE_START.finditer(text):
-        p = m.end()
-        if p >= len(text) or text[p] == "\n":
-            continue
-        if any(a <= p < b for a, b in skip):
-            continue
-        line_end = text.find("\n", p)
-        line = text[p : line_end if line_end != -1 else len(text)]
-        if _TOC_TAIL.search(line) and len(line) < 160:
-            continue
-        cand = _match_label(text, p)
-        if cand is not None:
-            yield cand
-
-
-def _match_label(text: str, p: int) -> _Cand | None:
-    if m := _ARTICLE.match(text, p):
-        num = m["num"]
-        n = int(num) if num.isdigit() else roman_to_int(num)
-        if n and _first_word_ok(text, m.end()):
-            return _Cand(p, m["label"], "article", (n,), m.end())
-    if m := _ANNEX.match(text, p):
-        word = m["word"].lower()
-        num = m["num"]
-        n = int(num) if num.isdigit() else (roman_to_int(num) or (ord(num[0]) - 64))
-        if _first_word_ok(text, m.end()):
-            return _Cand(p, m["label"], f"annex:{word}", (n,), m.end())
-    if m := _SECTION.match(text, p):
-        parts = tuple(int(x) for x in m["num"].split("."))
-        if _first_word_ok(text, m.end()):
-            return _Cand(p, m["label"], "decimal", parts, m.end())
-    if m := _DECIMAL.match(text, p):
-        parts = tuple(int(x) for x in m["num"].split("."))
-        if len(parts) == 1 and not m["label"].endswith("."):
-            return None  # "30 days" wrapped onto a line; a bare top-level number needs its full stop
-        if parts[0] == 0 or not _first_word_ok(text, m.end()):
-            return None
-        return _Cand(p, m["label"], "decimal", parts, m.end())
-    if m := _PAREN.match(text, p):
-        num = m["num"]
-        if num.isdigit():
-            return _Cand(p, m["label"], "num", (int(num),), m.end())
-        if num.isupper():
-            return _Cand(p, m["label"], "ALPHA", (ord(num) - 64,), m.end())
-        roman = roman_to_int(num)
-        alpha = ord(num[0]) - 96 if len(num) == 1 else (26 + ord(num[1]) - 96 if num[0] == num[1] else None)
-        fam = "roman" if roman is not None and (len(num) > 1 or num in "ivx") else "alpha"
-        if fam == "roman" and roman is not None:
-            return _Cand(p, m["label"], "roman", (roman,), m.end())
-        if alpha is not None:
-            return _Cand(p, m["label"], "alpha", (alpha,), m.end())
-    return None
-
-
-def _heading(text: str, start: int, limit: int) -> str:
-    m = re.compile(r"[ \t]*").match(text, start)
-    p = m.end() if m else start
-    end_m = _HEADING_END.search(text, p, min(limit, p + 200))
-    end = end_m.start() if end_m else min(limit, p + 200)
-    head = text[p:end].strip()
-    if len(head) > 100 or not head:
-        return ""
-    words = head.split()
-    # A heading is short and title-like; a clause that starts with a sentence has none.
-    if len(words) > 12:
-        return ""
-    return head
+    rest: int  # where the text after the label starts
+    alt: tuple[str, tuple[int, ...]] | None = None  # another reading: "(i)" as a letter
+    titled: bool = False  # the label's line is a short title ("A. AUTHORITY OF AGENCY"), not a sentence
 
 
 @dataclass
 class SectionScan:
+    """The sections found, in text order, and the numbering gaps seen (for notes)."""
+
     sections: list[Section]
     gaps: list[str]
+
+
+def _next_word(text: str, pos: int) -> str:
+    m = _NEXT_WORD.match(text, pos)
+    return m["word"] if m else ""
+
+
+def _heading_like(text: str, pos: int) -> bool:
+    """After a heading label: end of line, a capital, a digit, a quote or a bracket, not a lower-case word."""
+    p = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+    if p >= len(text) or text[p] == "\n":
+        return True
+    c = text[p]
+    return c.isupper() or c.isdigit() or c in "\"“‘'([§"
+
+
+def _letter_value(s: str) -> int | None:
+    """'a' → 1 … 'z' → 26, 'aa' → 27 … 'zz' → 52 (either case)."""
+    s = s.lower()
+    if len(s) == 1 and s.isalpha():
+        return ord(s) - 96
+    if len(s) == 2 and s[0] == s[1] and s.isalpha():
+        return 26 + ord(s[0]) - 96
+    return None
+
+
+def _match_label(text: str, p: int, line: str) -> _Cand | None:
+    c = text[p]
+    if c in "ASE§":
+        if m := _ARTICLE.match(text, p):
+            num = m["num"]
+            art = int(num) if num.isdigit() else roman_to_int(num)
+            if art and _heading_like(text, m.end()):
+                return _Cand(p, m["label"], "article", (art,), m.end())
+        if (m := _SECTION.match(text, p)) and _heading_like(text, m.end()):
+            parts = tuple(int(x) for x in m["num"].split("."))
+            return _Cand(p, m["label"], f"decimal{len(parts)}", parts, m.end())
+        if m := _ANNEX.match(text, p):
+            num = m["num"]
+            if num.isdigit():
+                n: int | None = int(num)
+            elif len(num) == 1:
+                n = ord(num) - 64
+            else:
+                n = roman_to_int(num) or _letter_value(num)
+            if n and _heading_like(text, m.end()):
+                return _Cand(p, m["label"], f"annex:{m['word'].lower()}", (n,), m.end())
+    if c.isdigit():
+        if m := _DECIMAL.match(text, p):
+            parts = tuple(int(x) for x in m["num"].split("."))
+            if len(parts) == 1 and not m["dot"]:
+                if m2 := _CLOSE.match(text, p):  # "1) Duties"
+                    return _num_item(text, p, m2, "1)")
+                eol = text.find("\n", m.end(), m.end() + 100)
+                head = text[m.end() : eol if eol != -1 else m.end() + 100].strip()
+                if head and head.upper() == head and re.search(r"[A-Z]{3}", head) and len(head) <= 80:
+                    return _Cand(p, m["label"], "decimal1", parts, m.end())  # "7 HOURS OF WORK"
+                return None  # "30 days" wrapped onto a line: a lone number needs its full stop
+            if parts[0] == 0 or not _heading_like(text, m.end()):
+                return None
+            if _next_word(text, m.end()).lower().rstrip(".,;") in _UNIT_WORDS:
+                return None
+            return _Cand(p, m["label"], f"decimal{len(parts)}", parts, m.end())
+        if m := _CLOSE.match(text, p):
+            return _num_item(text, p, m, "1)")
+        return None
+    if c == "(":
+        m = _PAREN.match(text, p)
+        if m is None:
+            return None
+        word = _next_word(text, m.end()).lower().rstrip(".,;")
+        if word in _XREF_WORDS:
+            return None
+        num = m["num"]
+        if num.isdigit():
+            if word in _UNIT_WORDS:
+                return None  # "thirty\n(30) days"
+            return _Cand(p, m["label"], "(1)", (int(num),), m.end())
+        return _letters(p, m["label"], num, m.end(), "(a)", "(A)", "(i)", "(I)")
+    if c.isalpha():
+        if (m := _CLOSE.match(text, p)) and c.islower():
+            word = _next_word(text, m.end()).lower()
+            if word not in _XREF_WORDS:
+                return _Cand(p, m["label"], "a)", (ord(c) - 96,), m.end())
+            return None
+        if (m := _LETTER_DOT.match(text, p)) and _heading_like(text, m.end()):
+            num = m["num"]
+            if num.islower():
+                return _Cand(p, m["label"], "a.", (ord(num) - 96,), m.end())
+            return _letters(p, m["label"], num, m.end(), "", "A.", "", "I.")
+    return None
+
+
+def _num_item(text: str, p: int, m: re.Match[str], family: str) -> _Cand | None:
+    if _next_word(text, m.end()).lower().rstrip(".,;") in _UNIT_WORDS | _XREF_WORDS:
+        return None
+    return _Cand(p, m["label"], family, (int(m["num"]),), m.end())
+
+
+def _letters(p: int, label: str, num: str, rest: int, lo: str, up: str, rlo: str, rup: str) -> _Cand | None:
+    """A letter or roman label; "(i)", "(v)", "(x)" … are both, decided later by what came before."""
+    upper = num.isupper()
+    letter = _letter_value(num)
+    roman = roman_to_int(num)
+    fam_letter = up if upper else lo
+    fam_roman = rup if upper else rlo
+    if roman is not None and fam_roman and (letter is None or len(num) > 1 or num.lower() in "ivx"):
+        alt = (fam_letter, (letter,)) if letter is not None and fam_letter else None
+        return _Cand(p, label, fam_roman, (roman,), rest, alt)
+    if letter is not None and fam_letter:
+        return _Cand(p, label, fam_letter, (letter,), rest)
+    return None
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets of the first non-blank character of every line, plus soft starts in flattened text."""
+    starts = []
+    for m in re.finditer(r"(?m)^[^\S\n]*(?=\S)", text):
+        starts.append(m.end())
+    soft = [m.end() for m in _SOFT_START.finditer(text)]
+    if soft:
+        starts = sorted(set(starts).union(soft))
+    return starts
+
+
+def _candidates(text: str, skip: Sequence[tuple[int, int]]) -> list[_Cand]:
+    skip_sorted = sorted(skip)
+    skip_starts = [a for a, _ in skip_sorted]
+    out: list[_Cand] = []
+    for p in _line_starts(text):
+        if skip_sorted:
+            i = bisect.bisect_right(skip_starts, p) - 1
+            if i >= 0 and skip_sorted[i][0] <= p < skip_sorted[i][1]:
+                continue
+            # skip ranges may overlap; check the few before as well
+            if any(a <= p < b for a, b in skip_sorted[max(0, i - 3) : i]):
+                continue
+        c = text[p]
+        if not (c.isalnum() or c in "(§"):
+            continue
+        line_end = text.find("\n", p, p + 200)
+        line = text[p : line_end if line_end != -1 else min(len(text), p + 200)]
+        if _TOC_LEADER.search(line):
+            continue  # dot leaders: a contents line (only the first 200 characters of a line are read)
+        if (
+            (line_end != -1 or p + 200 >= len(text))
+            and len(line) < 120
+            and _TOC_TAIL.search(line)
+            and not re.search(r"[.;:]\s+\S", line[:-6])
+        ):
+            continue  # "5. Term        7": a short line ending in a page number
+        cand = _match_label(text, p, line)
+        if cand is not None and p > 0:
+            lw = _LAST_WORD.search(text, max(0, p - 40), p)
+            if lw and lw.group(1).lower() in _RUN_ON_WORDS:
+                continue  # "… under\nSection 12.2 …": the sentence runs on; a cross-reference
+        if cand is not None:
+            q = _NEXT_WORD.match(text, cand.rest).start("word")  # type: ignore[union-attr]
+            stop = _HEADING_END.search(text, q, q + 120)
+            rest = text[q : stop.start() if stop else q + 120].strip()
+            cand.titled = bool(rest) and len(rest) <= 80 and _titleish(rest)
+            out.append(cand)
+    return out
+
+
+def _drop_contents(text: str, cands: list[_Cand]) -> list[_Cand]:
+    """Remove a table of contents: 3+ top-level labels in a row with no text between them whose
+    labels appear again later in the document."""
+    top = [
+        i
+        for i, c in enumerate(cands)
+        if c.family in ("article", "decimal1", "decimal2") or c.family.startswith("annex")
+    ]
+    drop: set[int] = set()
+    run: list[int] = []
+
+    def short(i: int) -> bool:
+        nxt = cands[i + 1].start if i + 1 < len(cands) else len(text)
+        return len(text[cands[i].rest : nxt].strip()) <= 160
+
+    def flush() -> None:
+        if len(run) >= 3:
+            later = {(cands[j].family, cands[j].parts) for j in range(run[-1] + 1, len(cands))}
+            again = [i for i in run if (cands[i].family, cands[i].parts) in later]
+            if len(again) >= 0.6 * len(run):
+                drop.update(again)  # the contents lines; a real heading caught in the run stays
+        run.clear()
+
+    prev = -2
+    for i in top:
+        if short(i) and (not run or i == prev + 1):
+            run.append(i)
+        else:
+            flush()
+            if short(i):
+                run.append(i)
+        prev = i
+    flush()
+    return [c for i, c in enumerate(cands) if i not in drop]
+
+
+@dataclass(slots=True)
+class _Open:
+    family: str
+    parts: tuple[int, ...]
+    label: str
+    titled: bool = False
+
+
+def _fmt(label: str) -> str:
+    return label.rstrip(".:")
+
+
+_RESTARTS = ("article", "decimal1", "decimal2")  # top-level lists a table of contents may have run through
+
+
+def _sequence(cands: list[_Cand]) -> tuple[list[tuple[_Cand, int]], list[str]]:
+    """Accept candidates that continue or open a numbered sequence; give each its level."""
+    stack: list[_Open] = []
+    accepted: list[tuple[_Cand, int]] = []
+    gaps: list[str] = []
+
+    first: dict[
+        str, tuple[int, int]
+    ] = {}  # top-level family -> (its first index in accepted, len(gaps) then)
+    for c in cands:
+        if not accepted and c.family.startswith("annex") and re.search(r"\d[.\-]\d", c.label):
+            continue  # "Exhibit 10.1" above the title: the filing's exhibit number, not a schedule
+        readings = [(c.family, c.parts)]
+        if c.alt is not None:
+            # "(i)" right after "(h)" is a letter; otherwise a roman numeral (never a letter that jumps)
+            j = _find(stack, c.alt[0])
+            if j >= 0 and stack[j].parts[0] == c.alt[1][0] - 1:
+                readings = [c.alt]
+        placed = False
+        for family, parts in readings:
+            level = _place(stack, family, parts, c, gaps)
+            if level:
+                c.family, c.parts = family, parts
+                accepted.append((c, level))
+                placed = True
+                break
+        if not placed and c.family in _RESTARTS and set(c.parts) == {1} and c.family in first:
+            # The top-level list starts again at 1. If what was accepted since its first start is
+            # dense (entries a line or two apart), that was a table of contents: drop it and restart.
+            i0, g0 = first[c.family]
+            starts = [a.start for a, _ in accepted[i0:]] + [c.start]
+            steps = sorted(b - a for a, b in itertools.pairwise(starts))
+            contents = len(steps) >= 3 and steps[len(steps) // 2] < 200
+            if contents or c.titled:
+                # a contents list is dropped; a titled "1. DEFINITIONS" after numbered recitals starts
+                # the body's own list (the recitals stay)
+                if contents:
+                    del accepted[i0:]
+                    del gaps[g0:]
+                stack.clear()
+                level = _place(stack, c.family, c.parts, c, gaps)
+                if level:
+                    accepted.append((c, level))
+                    placed = True
+                    first[c.family] = (len(accepted) - 1, len(gaps))
+        if placed and c.family in _RESTARTS and c.family not in first:
+            first[c.family] = (len(accepted) - 1, len(gaps))
+    return accepted, gaps
+
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
+
+
+def _titleish(s: str) -> bool:
+    """'LIMITATION OF LIABILITY', 'Limitation of Liability', 'Term' — not 'The Supplier shall pay'."""
+    if re.search(r"[.;:]\s+\S", s):
+        return False
+    words = _WORDS.findall(s)
+    if not words or len(words) > 12:
+        return False
+    if s.upper() == s:
+        return True
+    return all(w[0].isupper() for w in words if len(w) > 3)
+
+
+def _find(stack: list[_Open], family: str) -> int:
+    for j in range(len(stack) - 1, -1, -1):
+        if stack[j].family == family:
+            return j
+    return -1
+
+
+def _place(stack: list[_Open], family: str, parts: tuple[int, ...], c: _Cand, gaps: list[str]) -> int:
+    """Place one reading on the stack; the level (1-based) or 0 when it is not a clause."""
+    n = parts[-1]
+
+    def find(fam: str) -> int:
+        return _find(stack, fam)
+
+    if family.startswith("annex"):
+        j = find(family)
+        if j >= 0 and n < stack[j].parts[0]:
+            return 0
+        if j >= 0 and n > stack[j].parts[0] + 1:
+            gaps.append(f"numbering jumps from {_fmt(stack[j].label)} to {_fmt(c.label)}")
+        stack[:] = [_Open(family, parts, c.label, c.titled)]
+        return 1
+    if family == "article":
+        j = find("article")
+        if j >= 0:
+            if n <= stack[j].parts[0]:
+                return 0
+            if n > stack[j].parts[0] + 1:
+                gaps.append(f"numbering jumps from {_fmt(stack[j].label)} to {_fmt(c.label)}")
+            del stack[j:]
+        elif n > 2 and stack:
+            return 0  # inside a clause list, "Article 7 …" at a line start is a cross-reference
+        elif stack and stack[0].family.startswith("annex"):
+            del stack[1:]  # articles of a schedule (a form of agreement annexed)
+        else:
+            stack.clear()
+        stack.append(_Open(family, parts, c.label, c.titled))
+        return len(stack)
+
+    j = find(family)
+    if j >= 0:
+        prev = stack[j].parts
+        if family.startswith("decimal") and parts[:-1] != prev[:-1]:
+            if parts[:-1] < prev[:-1] or n > 1:
+                return 0  # "3.4" after "4.1", or "4.5" after "1.20": a cross-reference, not a clause
+            if parts[:-2] != prev[:-2] or parts[-2] != prev[-2] + 1:
+                gaps.append(f"numbering jumps from {_fmt(stack[j].label)} to {_fmt(c.label)}")
+            # "2.1" after "1.20" with no "2." line: the parent advanced unseen; keep it in step
+            if j > 0 and stack[j - 1].family == f"decimal{len(parts) - 1}":
+                stack[j - 1].parts = parts[:-1]
+        else:
+            if n <= prev[-1]:
+                return 0  # backwards or repeated: a contents list, a cell, or a cross-reference
+            if n > prev[-1] + 1:
+                gaps.append(f"numbering jumps from {_fmt(stack[j].label)} to {_fmt(c.label)}")
+        del stack[j:]
+        stack.append(_Open(family, parts, c.label, c.titled))
+        return len(stack)
+
+    # A style not open yet: it must start a list, nested under what is open.
+    if family.startswith("decimal") and len(parts) > 1:
+        k = len(parts)
+        parent = find(f"decimal{k - 1}")
+        if parent >= 0:
+            if parts[:-1] != stack[parent].parts or n > 1:
+                if parts[:-1] < stack[parent].parts:
+                    return 0
+                # "4.1" while "3" is open: clause 4 had no heading line of its own; accept and note it
+                if parts[:-1] > stack[parent].parts and n <= 1:
+                    del stack[parent + 1 :]
+                    stack.append(_Open(family, parts, c.label, c.titled))
+                    return len(stack)
+                return 0
+            del stack[parent + 1 :]
+        else:
+            art = find("article")
+            if art >= 0 and len(parts) == 2 and parts[0] != stack[art].parts[0]:
+                return 0  # "3.1" under ARTICLE 5 is a cross-reference or a contents line
+            if n > 1 and not (art < 0 and not stack and n <= 2):
+                return 0
+            if art >= 0:
+                del stack[art + 1 :]
+        stack.append(_Open(family, parts, c.label, c.titled))
+        return len(stack)
+    if family == "decimal1":
+        # Under an article or a schedule, and under a titled letter heading ("A. AUTHORITY OF AGENCY");
+        # recitals ("A. TouchStar produces …") and other lists are closed first.
+        frame = max(
+            find("article"), max((j for j, o in enumerate(stack) if o.family.startswith("annex")), default=-1)
+        )
+        if not all(o.titled for o in stack[frame + 1 :]):
+            del stack[frame + 1 :]
+        if n > (1 if stack else 3):
+            return 0  # a list cannot start at "7." out of nowhere
+        stack.append(_Open(family, parts, c.label, c.titled))
+        return len(stack)
+    if n != 1:
+        return 0
+    stack.append(_Open(family, parts, c.label, c.titled))
+    return len(stack)
+
+
+def _heading(text: str, start: int, limit: int) -> str:
+    p = _NEXT_WORD.match(text, start).start("word")  # type: ignore[union-attr]
+    limit = min(limit, len(text))
+    if p >= limit:
+        return ""
+    if text[p] == "\n":
+        # the heading may stand on the next line: "ARTICLE V\nINDEMNIFICATION"
+        q = _BLANKS.match(text, p + 1).end()  # type: ignore[union-attr]
+        eol = text.find("\n", q, limit)
+        line = text[q : eol if eol != -1 else limit].strip()
+        if line and len(line) <= 80 and len(line.split()) <= 10 and (line.isupper() or line.istitle()):
+            return line.rstrip(".:")
+        return ""
+    end_m = _HEADING_END.search(text, p, min(limit, p + 200))
+    end = end_m.start() if end_m else min(limit, p + 200)
+    head = text[p:end].strip()
+    if not head or len(head) > 100 or not _titleish(head):
+        return ""  # a clause that starts with a sentence has no heading
+    return head
+
+
+def _kind(family: str, body: str) -> str:
+    if family == "article":
+        return "article"
+    if family.startswith("annex"):
+        return "exhibit" if family.endswith(("exhibit", "attachment")) else "schedule"
+    if _DEFINES.match(body):
+        return "definition"
+    return "clause"
+
+
+def _body_after_heading(text: str, rest: int, heading: str, end: int) -> str:
+    """The first few hundred characters of a section's body, after its label and any heading."""
+    p = rest
+    if heading:
+        i = text.find(heading, rest, min(end, rest + 300))
+        if i != -1:
+            p = i + len(heading)
+            while p < end and text[p] in ".:;-–— \t\n":
+                p += 1
+    body = text[p : min(end, p + 300)]
+    # "1.15 LINK shall mean": the heading *is* the defined term; read from the label instead
+    return (
+        body if not _DEFINES.match(text[rest : min(end, rest + 300)]) else text[rest : min(end, rest + 300)]
+    )
 
 
 def detect_sections(
@@ -153,104 +572,30 @@ def detect_sections(
     *,
     skip: Sequence[tuple[int, int]] = (),
 ) -> SectionScan:
-    """Detect the sections of `text`. `skip` holds ranges where no section may start (table cells)."""
-    accepted: list[tuple[_Cand, int]] = []  # candidate and level
-    gaps: list[str] = []
-    last: dict[tuple[str, int], tuple[int, ...]] = {}
-    decimal_depth = 0
-    for c in _candidates(text, skip):
-        if c.family == "roman" and len(c.label) == 3:
-            # "(i)", "(v)", "(x)" continue a letter list when the letter before them came last
-            letter = ord(c.label[1]) - 96
-            prev_alpha = last.get(("alpha", 1))
-            if prev_alpha is not None and prev_alpha[0] == letter - 1:
-                c = _Cand(c.start, c.label, "alpha", (letter,), c.rest_start)
-        key_level = len(c.parts) if c.family == "decimal" else 1
-        key = (c.family, key_level)
-        prev = last.get(key)
-        if c.family == "decimal":
-            prefix = c.parts[:-1]
-            if prefix:
-                parent = last.get(("decimal", len(prefix)))
-                if parent is not None and prefix < parent:
-                    continue  # "3.4" after "4.1": a number going backwards is not a new clause
-            if prev is not None and prev[:-1] == prefix:
-                if c.parts[-1] <= prev[-1]:
-                    continue  # backwards or repeated: a table of contents or a list inside a cell
-                if c.parts[-1] > prev[-1] + 1:
-                    gaps.append(
-                        f"numbering jumps from {'.'.join(map(str, prev))} to {'.'.join(map(str, c.parts))}"
-                    )
-            elif prev is None and c.parts[-1] > 3 and len(c.parts) == 1:
-                continue  # a list cannot start at "7." out of nowhere
-            level = len(c.parts) + (1 if last.get(("article", 1)) and len(c.parts) > 0 else 0)
-            # forget deeper counters when a higher level advances
-            for k in [k for k in last if k[0] == "decimal" and k[1] > len(c.parts)]:
-                del last[k]
-            for k in [k for k in last if k[0] in ("alpha", "roman", "num", "ALPHA")]:
-                del last[k]
-            decimal_depth = len(c.parts)
-        elif c.family in ("alpha", "roman", "num", "ALPHA"):
-            n = c.parts[0]
-            if c.family == "alpha" and prev is None and n != 1:
-                # "(i)" after "(h)" is a letter; a lone "(c)" with no "(a)" is not a clause list
-                continue
-            if prev is not None and n <= prev[0]:
-                if n == 1:
-                    pass  # a new list begins
-                else:
-                    continue
-            elif prev is None and n != 1:
-                continue
-            base = decimal_depth + (1 if last.get(("article", 1)) else 0)
-            level = base + {"alpha": 1, "ALPHA": 1, "num": 1, "roman": 2}[c.family]
-        elif c.family == "article":
-            level = 1
-            for k in list(last):
-                if k[0] != "article" and not k[0].startswith("annex"):
-                    del last[k]
-            decimal_depth = 0
-            if prev is not None and c.parts[0] <= prev[0]:
-                continue
-        else:  # schedules and exhibits: top level, sequences of their own
-            level = 0
-            for k in list(last):
-                if not k[0].startswith("annex"):
-                    del last[k]
-            decimal_depth = 0
-            if prev is not None and c.parts[0] < prev[0]:
-                continue
-        last[key] = c.parts
-        accepted.append((c, level))
+    """Detect the sections of `text`. `skip` holds ranges where no section may start (table cells,
+    page furniture). Never raises on odd text; every Section has `0 <= start < end <= len(text)`."""
+    cands = _drop_contents(text, _candidates(text, skip))
+    accepted, gaps = _sequence(cands)
+
+    # Ends: a section runs until the next one at the same or a higher level (a linear stack pass).
+    ends = [len(text)] * len(accepted)
+    open_: list[int] = []
+    for i, (c, level) in enumerate(accepted):
+        while open_ and accepted[open_[-1]][1] >= level:
+            ends[open_.pop()] = c.start
+        open_.append(i)
 
     sections: list[Section] = []
     for i, (c, level) in enumerate(accepted):
-        end = len(text)
-        for c2, level2 in accepted[i + 1 :]:
-            if level2 <= level:
-                end = c2.start
-                break
+        end = ends[i]
+        while end > c.start and text[end - 1].isspace():
+            end -= 1
+        if end <= c.start:
+            continue
         next_start = accepted[i + 1][0].start if i + 1 < len(accepted) else len(text)
-        heading = _heading(text, c.rest_start, next_start)
-        body = text[c.rest_start : min(end, c.rest_start + 400)]
-        if c.family == "article":
-            kind = "article"
-        elif c.family.startswith("annex"):
-            kind = "exhibit" if c.family.endswith(("exhibit", "attachment")) else "schedule"
-        elif _DEFINES.match(body):
-            kind = "definition"
-        else:
-            kind = "clause"
-        end = _trim_end(text, c.start, end)
+        heading = _heading(text, c.rest, next_start)
+        kind = _kind(c.family, _body_after_heading(text, c.rest, heading, end))
         sections.append(
-            Section(
-                label=c.label.rstrip("."), heading=heading, level=level, kind=kind, start=c.start, end=end
-            )
+            Section(label=_fmt(c.label), heading=heading, level=level, kind=kind, start=c.start, end=end)
         )
     return SectionScan(sections=sections, gaps=gaps)
-
-
-def _trim_end(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
