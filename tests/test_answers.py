@@ -488,3 +488,53 @@ def _property_record(tmp_path_factory: Any) -> ReviewRecord:
     if "r" not in _PROPERTY_RECORDS:
         _PROPERTY_RECORDS["r"] = verified_review(tmp_path_factory.mktemp("prop"))
     return _PROPERTY_RECORDS["r"]
+
+
+# ── real contracts ───────────────────────────────────────────────────────────────────────────────
+@pytest.mark.data
+def test_real_contracts_subspans_verify_and_extensions_do_not(shared_data: Path, tmp_path: Path) -> None:
+    """On CUAD contracts: an expert span is gated and stored; in an answer, a reflowed run of its
+    words cited to the finding verifies, the span plus the document's next words is
+    longer_than_verified, and one word changed is not verified anywhere."""
+    import json
+
+    checked = 0
+    with (shared_data / "cuad" / "annotations.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            text = (shared_data / "cuad" / "texts" / f"{rec['id']}.txt").read_text(encoding="utf-8")
+            spans = [
+                s
+                for cat in ("Governing Law", "Cap On Liability", "Termination For Convenience")
+                for s in rec["categories"].get(cat, {}).get("spans", [])
+                if s["n_occurrences"] == 1 and len(s["text"].split()) >= 12
+            ]
+            if not spans:
+                continue
+            span = spans[0]
+            follow = text[span["end"] :].split()[:3]
+            if len(follow) < 3:
+                continue
+            d = tmp_path / rec["id"]
+            d.mkdir()
+            proposals = {"proposals": [{"id": "p1", "claim": "x", "citations": [{"quote": span["text"]}]}]}
+            review = verified_review(d, text, proposals)
+            if review.findings[0]["status"] != "verified":
+                continue
+            f1 = review.findings[0]["id"]
+            words = span["text"].split()
+            piece = " ".join(words[2:10])
+            grown = " ".join([*words, *follow])
+            changed = " ".join([*words[2:5], "zzyzx", *words[6:10]])
+            answer = f'It says "{piece}" [{f1}]. Also "{grown}" [{f1}]. And "{changed}" [{f1}].'
+            result = check_answer(answer, review.findings, document=review.version.document)
+            got = [p.status for p in result.passages]
+            assert got == [
+                PassageStatus.VERIFIED,
+                PassageStatus.LONGER_THAN_VERIFIED,
+                PassageStatus.NOWHERE,
+            ], (rec["id"], [p.reason for p in result.passages])
+            checked += 1
+            if checked == 5:
+                break
+    assert checked == 5
