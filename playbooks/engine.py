@@ -223,12 +223,13 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
         if not score:
             continue
         idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
-        body = [i for i in idx if not items[i].heading]
+        # a heading with no real text under it (a table-of-contents line) locates nothing
+        body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
         if not body:
             continue
         anchor = max(body, key=lambda i: (weight(i), -i))
         if weight(anchor) == 0:
-            anchor = next((i for i in body if items[i].end - items[i].start >= 10), body[0])
+            anchor = body[0]
         total = score + min(weight(anchor), 8)
         if best is None or total > best[0]:
             best = (total, _Region(start, end, idx, anchor, "heading", {j: weight(j) for j in idx}))
