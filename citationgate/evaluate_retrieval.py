@@ -131,76 +131,93 @@ def evaluate_retrieval(
     limit: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     semantic: bool = True,
+    semantic_limit: int | None = None,
 ) -> dict[str, Any]:
     """Recall@1 and recall@3 per CUAD category, three ways. `progress(done, total, contract_id)`.
 
-    Returns {"contracts", "semantic_ranker", "modes", "categories": [{"category", "question",
-    "playbook", "present", "keywords": {"recall@1", "recall@3"}, "bridges": {...}, "semantic": {...} | None}],
-    "summary": {mode: {"all": {...}, "playbook": {...}}}}.
+    The semantic mode (when the extra is installed and `semantic` is true) runs on the first
+    `semantic_limit` contracts (all by default: embedding every unit costs seconds per contract on a
+    CPU); `subset` then repeats all three modes on exactly those contracts, for a like-for-like view.
+
+    Returns {"contracts", "semantic_contracts", "semantic_ranker", "modes", "categories": [{"category",
+    "question", "playbook", "present", "keywords": {"recall@1", "recall@3"} | None, "bridges": …,
+    "semantic": … | None}], "summary": {mode: {"all": …, "playbook": …}}, "subset": {same, or None}}.
     """
     folder = cuad_dir(data_dir)
     records = list(_records(folder))
     if limit is not None:
         records = records[:limit]
     ranker = load_semantic_ranker() if semantic else None
+    n_sem = 0 if ranker is None else min(len(records), semantic_limit or len(records))
     shipped = load_bridges()
     none = Bridges.empty()
-    hits: dict[str, dict[str, list[tuple[bool, bool]]]] = {m: {c: [] for c in QUESTIONS} for m in MODES}
-    for n, rec in enumerate(records, start=1):
+    # mode → category → [(found at 1, found in top 3, contract index)]
+    hits: dict[str, dict[str, list[tuple[bool, bool, int]]]] = {m: {c: [] for c in QUESTIONS} for m in MODES}
+    for n, rec in enumerate(records):
         document: Document = load_document(folder / rec["text_file"])
-        retriever = ClauseRetriever(document, bridges=shipped, semantic=ranker)
+        use_ranker = ranker if n < n_sem else None
+        retriever = ClauseRetriever(document, bridges=shipped, semantic=use_ranker)
         for category, question in QUESTIONS.items():
             gold = _gold(rec, category)
             if not gold:
                 continue
             modes: list[tuple[str, Bridges, bool]] = [("keywords", none, False), ("bridges", shipped, False)]
-            if ranker is not None:
+            if use_ranker is not None:
                 modes.append(("semantic", shipped, True))
             for mode, bridges, use_sem in modes:
                 found = retriever.search(question, top=3, bridges=bridges, use_semantic=use_sem)
                 at1 = bool(found) and _overlaps(found[0].start, found[0].end, gold)
                 at3 = any(_overlaps(h.start, h.end, gold) for h in found[:3])
-                hits[mode][category].append((at1, at3))
+                hits[mode][category].append((at1, at3, n))
         if progress is not None:
-            progress(n, len(records), rec["id"])
+            progress(n + 1, len(records), rec["id"])
 
-    def recall(rows: list[tuple[bool, bool]]) -> dict[str, float] | None:
-        if not rows:
-            return None
-        return {
-            "recall@1": sum(a for a, _ in rows) / len(rows),
-            "recall@3": sum(b for _, b in rows) / len(rows),
-        }
-
-    categories: list[dict[str, Any]] = []
-    for category, question in QUESTIONS.items():
-        present = len(hits["keywords"][category])
-        categories.append(
-            {
-                "category": category,
-                "question": question,
-                "playbook": category in PLAYBOOK_CATEGORIES,
-                "present": present,
-                "keywords": recall(hits["keywords"][category]),
-                "bridges": recall(hits["bridges"][category]),
-                "semantic": recall(hits["semantic"][category]) if ranker is not None else None,
+    def table(first: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        def recall(rows: list[tuple[bool, bool, int]]) -> dict[str, float] | None:
+            rows = [r for r in rows if r[2] < first]
+            if not rows:
+                return None
+            return {
+                "recall@1": sum(a for a, _, _ in rows) / len(rows),
+                "recall@3": sum(b for _, b, _ in rows) / len(rows),
             }
-        )
 
-    def macro(mode: str, only_playbook: bool) -> dict[str, float] | None:
-        rows = [
-            c[mode]
-            for c in categories
-            if c[mode] is not None and c["present"] and (c["playbook"] or not only_playbook)
-        ]
-        if not rows:
-            return None
-        return {k: sum(r[k] for r in rows) / len(rows) for k in ("recall@1", "recall@3")}
+        categories: list[dict[str, Any]] = []
+        for category, question in QUESTIONS.items():
+            categories.append(
+                {
+                    "category": category,
+                    "question": question,
+                    "playbook": category in PLAYBOOK_CATEGORIES,
+                    "present": sum(1 for r in hits["keywords"][category] if r[2] < first),
+                    "keywords": recall(hits["keywords"][category]),
+                    "bridges": recall(hits["bridges"][category]),
+                    "semantic": recall(hits["semantic"][category]) if first <= n_sem else None,
+                }
+            )
 
+        def macro(mode: str, only_playbook: bool) -> dict[str, float] | None:
+            rows = [
+                c[mode] for c in categories if c[mode] is not None and (c["playbook"] or not only_playbook)
+            ]
+            if not rows:
+                return None
+            return {k: sum(r[k] for r in rows) / len(rows) for k in ("recall@1", "recall@3")}
+
+        summary = {m: {"all": macro(m, False), "playbook": macro(m, True)} for m in MODES}
+        return categories, summary
+
+    categories, summary = table(len(records))
+    subset = None
+    if 0 < n_sem < len(records):
+        sub_categories, sub_summary = table(n_sem)
+        subset = {"contracts": n_sem, "categories": sub_categories, "summary": sub_summary}
     return {
         "contracts": len(records),
+        "semantic_contracts": n_sem,
         "semantic_ranker": None if ranker is None else ranker.name,
         "modes": list(MODES),
         "categories": categories,
-        "summary": {m: {"all": macro(m, False), "playbook": macro(m, True)} for m in MODES},
+        "summary": summary,
+        "subset": subset,
     }
