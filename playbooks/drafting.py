@@ -52,6 +52,9 @@ _XREF_ELSEWHERE = re.compile(
     r"\s*(?:of|in|to|under)\s+(?:the\s+)?"
     r"(?:[A-Z][A-Za-z.&]*|this\s+(?:Schedule|Exhibit|Annex|Appendix|Attachment|SOW|Statement))"
 )
+_STATUTE_NEAR = re.compile(
+    r"\b(?:Code|Act|U\.S\.C|C\.F\.R|Regulations?|Rules?\s+\d|Directive|Bankruptcy|Securities|Treasury|Statute)\b"
+)
 _DEF_MEANS = re.compile(
     r"[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”]\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
     r"(?:means|shall\s+mean|(?:has|have|shall\s+have)\s+the\s+meaning|refers\s+to|includes)\b"
@@ -71,7 +74,8 @@ _STOP = {
     "Thursday", "Friday", "Saturday", "Sunday", "State", "States", "United", "Court", "Courts", "Inc", "Ltd",
     "Limited", "Company", "Corporation", "Part", "Parts", "Schedules", "Exhibits", "Annexes", "Appendices",
     "Clauses", "Articles", "Paragraph", "Paragraphs", "Recital", "Recitals", "Page", "Day", "Days",
-    "Act", "Code", "Regulation", "Directive", "Commission", "Internet",
+    "Act", "Code", "Rule", "Rules", "Form", "Suite", "Street", "Avenue", "Road", "Floor", "Building",
+    "Regulation", "Directive", "Commission", "Internet",
     "English", "Dollars", "Chapter", "Exchange", "Securities", "Federal", "Government", "Parliament",
 }  # fmt: skip
 _PROPER = set(US_STATES) | {
@@ -129,11 +133,28 @@ _LINE_LABEL = re.compile(
 )
 
 
+# a label inside a flattened line: "… as follows. 4.1 Term. This …" (a number, then a capitalised word)
+_INLINE_LABEL = re.compile(
+    r"(?<![\w.,$£€])(?<!Section )(?<!Sections )(?<!Clause )(?<!Clauses )(?<!Article )"
+    r"(?<!and )(?<!or )(?<!to )"
+    r"(\d{1,3}(?:\.\d{1,3})*)\.?[ \t]+(?=[A-Z(][a-zA-Z])"
+)
+_ARTICLE_HEAD = re.compile(
+    r"\b(?:ARTICLE|Article|SECTION)\s+(\d{1,3}|[IVXLC]{1,6})\b\.?\s*[-–—:]?\s*[A-Z]{2,}"
+)
+
+
 def _section_numbers(doc: Document) -> set[str]:
-    """Section numbers the document has: its detected sections, and any line that starts with a number."""
-    nums: set[str] = {
-        ".".join(str(int(x)) for x in m.group(1).split(".")) for m in _LINE_LABEL.finditer(doc.text)
-    }
+    """Section numbers the document has: its detected sections, any number that starts a line or opens
+    a clause inside a flattened line, and article headings."""
+    nums: set[str] = set()
+    for rx in (_LINE_LABEL, _INLINE_LABEL):
+        nums.update(".".join(str(int(x)) for x in m.group(1).split(".")) for m in rx.finditer(doc.text))
+    for m in _ARTICLE_HEAD.finditer(doc.text):
+        raw = m.group(1)
+        n = roman_to_int(raw) if raw[0] in "IVXLC" else int(raw)
+        if n is not None:
+            nums.add(str(n))
     for s in doc.sections:
         label = re.sub(r"^(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+", "", s.label).rstrip(".")
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):
@@ -143,9 +164,17 @@ def _section_numbers(doc: Document) -> set[str]:
     return nums
 
 
+# unquoted definitions: "1.23 Field means …" at the start of a line, "(the Effective Date)"
+_DEF_BARE = re.compile(
+    r"(?m)^[ \t]*(?:\(?[\dA-Za-z]{1,3}(?:\.\d{1,3})*[.)]?[ \t]+)?([A-Z][A-Za-z0-9\-’'&/]*(?: [A-Z][A-Za-z0-9\-’'&/]*){0,5})"
+    r"[ \t]+(?:means|shall\s+mean|has\s+the\s+meaning|shall\s+have\s+the\s+meaning)\b"
+)
+_DEF_PAREN_BARE = re.compile(r"\((?:the|each\s+an?|an?)\s+([A-Z][a-z]+(?: [A-Z][a-z]+){0,4})\)")
+
+
 def _definitions(text: str) -> dict[str, list[tuple[int, int]]]:
     defs: dict[str, list[tuple[int, int]]] = {}
-    for rx in (_DEF_MEANS, _DEF_PAREN):
+    for rx in (_DEF_MEANS, _DEF_PAREN, _DEF_BARE, _DEF_PAREN_BARE):
         for m in rx.finditer(text):
             for g in range(1, (m.lastindex or 1) + 1):
                 term = m.group(g)
@@ -192,6 +221,10 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
                     continue
                 if _XREF_ELSEWHERE.match(text, m.end()) or text[m.end() : m.end() + 1].isalpha():
                     continue
+                if "." not in num and int(num) > 60:
+                    continue  # "Section 365(n)", "Section 409A": a statute, not a clause of this document
+                if _STATUTE_NEAR.search(text, max(0, m.start() - 60), min(len(text), m.end() + 80)):
+                    continue
                 seen.add(num)
                 q = _quote(doc, passages, m.start(), m.end())
                 claim = f"“{m.group()}” is referred to, but the document has no section {num}."
@@ -202,10 +235,11 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
     need_terms = settings.get("undefined_terms") is not None or settings.get("unused_terms") is not None
     if need_terms:
         defs = _definitions(text)
+        lower = text.lower()
         if (s := settings.get("unused_terms")) is not None:
             n_found = 0
             for term, places in defs.items():
-                uses = text.count(term)
+                uses = lower.count(term.lower())
                 if uses <= len(places):
                     a, b = places[0]
                     q = _quote(doc, passages, a, b)
@@ -228,7 +262,8 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
 
 def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: Any) -> list[ClauseOutcome]:
     text = doc.text
-    defined = set(defs) | {d.rstrip("s") for d in defs} | {d + "s" for d in defs}
+    base = {d.lower() for d in defs}
+    defined = base | {d.rstrip("s") for d in base} | {d + "s" for d in base}
     lower_words = set(re.findall(r"\b[a-z]{3,}\b", text))
     counts: Counter[str] = Counter()
     first: dict[str, tuple[int, int]] = {}
@@ -243,10 +278,13 @@ def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: An
         if n < 3 or len(out) >= s.limit:
             break
         words = [w for w in phrase.split() if w not in ("of", "and")]
-        if phrase in defined or phrase in _PROPER or any(w in _STOP for w in words):
+        low = phrase.lower()
+        if low in defined or phrase in _PROPER or any(w in _STOP for w in words):
             continue
-        if any(d in phrase for d in defined if len(d) > 3):
+        if any(d in low for d in defined if len(d) > 3):
             continue
+        if len(words) == 1 and n < 5:
+            continue  # a single capitalised word needs many uses before it reads as a defined term
         if not all(w.lower() in lower_words for w in words):
             continue
         a, b = first[phrase]
