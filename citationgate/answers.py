@@ -523,21 +523,39 @@ def _core(text: str) -> str:
 _SWAP_NESTED = str.maketrans("'‘’\"“”", "\"“”'‘’")
 
 
-def _variants(segment: str) -> list[str]:
-    """The segment as written, and with nested quotes swapped ('…' ↔ "…") as writers nest them."""
-    out = [segment]
-    swapped = segment.translate(_SWAP_NESTED)
-    if swapped != segment:
-        out.append(swapped)
+_BRACKETED_LETTER = re.compile(r"\[([A-Za-z])\]")
+
+
+def _variants(segment: str) -> list[tuple[str, str | None]]:
+    """The segment as written, then the readings a careful writer's conventions allow, each with the
+    flag it earns: nested quotes swapped ('…' ↔ "…"); a bracketed letter ("[T]he") read as the
+    document's letter in either case; an unbracketed capital first letter read in lower case
+    (flagged — the document's word starts in lower case)."""
+    base = _BRACKETED_LETTER.sub(r"\1", segment)
+    out: list[tuple[str, str | None]] = [(base, None)]
+    if base != segment:
+        swapped_case = _BRACKETED_LETTER.sub(lambda m: m.group(1).swapcase(), segment)
+        out.append((swapped_case, None))
+    for text, note in list(out):
+        swapped = text.translate(_SWAP_NESTED)
+        if swapped != text:
+            out.append((swapped, note))
+    if segment[:1].isupper() and not segment.startswith("["):
+        lowered = segment[0].lower() + segment[1:]
+        out.append((lowered, f"first letter capitalised: the document reads '{segment[0].lower()}'"))
     return out
 
 
-def _locate(corpus: _Corpus, segment: str) -> list[Span]:
-    for v in _variants(segment):
-        found = corpus.index.find_exact(v)
+def _locate_noted(corpus: _Corpus, segment: str) -> tuple[list[Span], str | None]:
+    for text, note in _variants(segment):
+        found = corpus.index.find_exact(text)
         if found:
-            return found
-    return []
+            return found, note
+    return [], None
+
+
+def _locate(corpus: _Corpus, segment: str) -> list[Span]:
+    return _locate_noted(corpus, segment)[0]
 
 
 @dataclass(slots=True)
@@ -549,6 +567,7 @@ class _SegmentOutcome:
     should_use: list[VerifiedText] = field(default_factory=list)
     detail: str = ""
     doc_spans: list[Span] = field(default_factory=list)
+    note: str | None = None
 
 
 def _inside(o: Span, v: _Verified) -> bool:
@@ -560,7 +579,16 @@ def _in_regions(o: Span, regions: tuple[Span, ...] | None) -> bool:
 
 
 def _classify_segment(corpus: _Corpus, segment: str, resolved: _Resolved, cited: bool) -> _SegmentOutcome:
-    occ = _locate(corpus, segment)
+    occ, note = _locate_noted(corpus, segment)
+    outcome = _classify_located(corpus, segment, resolved, cited, occ)
+    if outcome.occurrence is not None or outcome.doc_spans:
+        outcome.note = note
+    return outcome
+
+
+def _classify_located(
+    corpus: _Corpus, segment: str, resolved: _Resolved, cited: bool, occ: list[Span]
+) -> _SegmentOutcome:
     spans = corpus.spans
     allowed = set(resolved.spans)
     for o in occ:
@@ -818,6 +846,7 @@ def _check_passage(
                     break
                 flags.extend(_gap_flags(corpus.text, xo[1], yo[0]))
     flags.extend(o.span.note for o in outcomes if o.span is not None and o.span.note)
+    flags.extend(o.note for o in outcomes if o.note)
     matched = [m for o in outcomes for m in o.matched]
     should = list(dict.fromkeys(s for o in outcomes for s in o.should_use))
     reason = _reason(status, outcomes, c, resolved, segments)

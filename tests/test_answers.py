@@ -268,6 +268,28 @@ def test_ellipsis_that_leaves_out_a_negation_is_flagged(record: ReviewRecord) ->
     assert "the ellipsis leaves out 'not'" in p.flags
 
 
+@pytest.mark.parametrize(
+    ("quote", "flag"),
+    [
+        # "[M]ay": a bracketed letter is the writer's marked alteration, read as the document's letter
+        ("[M]ay fix fees for the use of any facility", None),
+        # an unbracketed capital at the start of a quoted fragment passes, flagged
+        ("May fix fees for the use of any facility", "first letter capitalised: the document reads 'm'"),
+    ],
+    ids=["bracketed", "capitalised"],
+)
+def test_a_capital_first_letter(record: ReviewRecord, quote: str, flag: str | None) -> None:
+    [p] = check(record, f'"{quote}" [{fid(record, "p2")}]')
+    assert p.status is PassageStatus.VERIFIED, p.reason
+    assert (flag in p.flags) if flag else not p.flags
+
+
+def test_case_inside_a_passage_still_counts(record: ReviewRecord) -> None:
+    """Only the first letter is read leniently: "the authority" is not "the Authority"."""
+    [p] = check(record, f'"may fix fees for the use of any Facility" [{fid(record, "p2")}]')
+    assert p.status is not PassageStatus.VERIFIED
+
+
 # ── block quotes, curly quotes, nesting ──────────────────────────────────────────────────────────
 def test_block_quote_takes_the_lead_in_citation(record: ReviewRecord) -> None:
     """A block quote introduced by "Section 105N(1) provides:" is attributed to it."""
