@@ -166,7 +166,8 @@ def _section_numbers(doc: Document) -> set[str]:
 
 # unquoted definitions: "1.23 Field means …" at the start of a line, "(the Effective Date)"
 _DEF_BARE = re.compile(
-    r"(?m)^[ \t]*(?:\(?[\dA-Za-z]{1,3}(?:\.\d{1,3})*[.)]?[ \t]+)?([A-Z][A-Za-z0-9\-’'&/]*(?: [A-Z][A-Za-z0-9\-’'&/]*){0,5})"
+    r"(?m)^[ \t]*(?:\(?[\dA-Za-z]{1,3}(?:\.\d{1,3})*[.)]?[ \t]+)?"
+    r"([A-Z][A-Za-z0-9\-’'&/]*(?: [A-Z][A-Za-z0-9\-’'&/]*){0,5})"
     r"[ \t]+(?:means|shall\s+mean|has\s+the\s+meaning|shall\s+have\s+the\s+meaning)\b"
 )
 _DEF_PAREN_BARE = re.compile(r"\((?:the|each\s+an?|an?)\s+([A-Z][a-z]+(?: [A-Z][a-z]+){0,4})\)")
