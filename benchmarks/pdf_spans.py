@@ -52,7 +52,7 @@ def _divergence(index: QuoteIndex, text: str, quote: str) -> str:
     hits = index.find_exact(quote[:cut]) if cut else []
     at = hits[0][1] if hits else 0
     shown_q = _collapse(quote[max(0, cut - 30) : cut + 30])
-    shown_t = _collapse(text[max(0, at - 30) : at + 30]) if hits else "(not even the first word)"
+    shown_t = text[max(0, at - 30) : at + 30] if hits else "(not even the first word)"
     return f"quote {shown_q!r} | pdf {shown_t!r}"
 
 
