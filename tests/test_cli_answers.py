@@ -251,7 +251,8 @@ def test_ledger_json_rows(verified: dict[str, Any]) -> None:
     """One row per atomic claim: p2's claim splits in two, and both halves fail for their own reason."""
     result = runner.invoke(app, ["ledger", str(verified["review"]), "--format", "json"])
     data = json.loads(result.stdout)
-    assert set(data) == {"review", "document", "rows", "summary"}
+    assert set(data) == {"review", "document", "rows", "summary", "rejected_findings"}
+    assert data["rejected_findings"] == 0
     ids = verified["ids"]
     rows = {r["id"]: r for r in data["rows"]}
     assert rows[f"{ids['p1']}.1"]["support"] == "supported"

@@ -271,6 +271,8 @@ def ledger_command(
     document = record.version.document
     rows = build_ledger(record.findings, document=document)
     counts = summarize(rows)
+    rejected = sum(1 for f in record.findings if f.get("status") == "rejected")
+    skipped = f"{rejected} rejected finding(s) left out: they never surface" if rejected else ""
     if fmt is LedgerFormat.json:
         emit_json(
             {
@@ -278,6 +280,7 @@ def ledger_command(
                 "document": {"name": document.name, "text_sha256": document.text_sha256},
                 "rows": [r.to_dict() for r in rows],
                 "summary": counts,
+                "rejected_findings": rejected,
             }
         )
         return
@@ -303,6 +306,8 @@ def ledger_command(
                 f"{_md(expl)} | {_md(_passages_cell(r))} |"
             )
         typer.echo("\n" + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+        if skipped:
+            typer.echo(f"\n{skipped}.")
         return
     typer.echo(f"ledger of review {record.id} ({record.kind})  {document.name}  {len(rows)} atomic claim(s)")
     for r in rows:
@@ -312,6 +317,8 @@ def ledger_command(
         if r.proposed:
             typer.echo(f"           proposed: “{r.proposed}”  (rejected: “{r.rejected}”)")
     typer.echo(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    if skipped:
+        info(skipped)
 
 
 def _md(s: str) -> str:
