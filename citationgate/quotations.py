@@ -194,6 +194,12 @@ def _opening_context(text: str, i: int) -> bool:
     return (prev.isspace() or prev in "([{—–-/:;,*_>" or prev in _OPEN_DOUBLE + '‘"') and not nxt.isspace()
 
 
+def _closing_context(text: str, i: int) -> bool:
+    prev = text[i - 1] if i > 0 else " "
+    nxt = text[i + 1] if i + 1 < len(text) else " "
+    return not prev.isspace() and (nxt.isspace() or nxt in ".,;:!?)]}*_")
+
+
 def _inline_passages(answer: str, masked: str) -> list[Passage]:
     out: list[Passage] = []
     stack: list[tuple[str, int]] = []
@@ -248,6 +254,10 @@ def _inline_passages(answer: str, masked: str) -> list[Passage]:
                     emit(pos, i)
             elif _opening_context(masked, i):
                 stack.append(('"', i))
+            elif stack and stack[-1][0] in _OPEN_DOUBLE and _closing_context(masked, i):
+                _, pos = stack.pop()  # “…" — a curly opener closed by a straight mark
+                if not stack:
+                    emit(pos, i)
             # otherwise a straight mark closing nothing open (or inside a curly quote): ignored
         elif ch == "‘" and _opening_context(masked, i):
             stack.append(("‘", i))

@@ -339,6 +339,8 @@ def test_curly_quotes_and_reflowed_lines_verify(record: ReviewRecord) -> None:
             'It says "the term “Fees” means the charges" here.',
             [("inline", "the term “Fees” means the charges")],
         ),
+        # mismatched marks, as generated text has them
+        ('It says “fees are due" and "costs”.', [("inline", "fees are due"), ("inline", "costs")]),
         # „German“ and «French» quotes
         (
             "Er sagt „Gebühren sind fällig“ und «les frais».",
@@ -362,6 +364,7 @@ def test_curly_quotes_and_reflowed_lines_verify(record: ReviewRecord) -> None:
         "curly",
         "single-curly",
         "nested",
+        "mismatched",
         "german-french",
         "apostrophes",
         "definition",
