@@ -563,3 +563,21 @@ def test_real_contracts_subspans_verify_and_extensions_do_not(shared_data: Path,
             if checked == 5:
                 break
     assert checked == 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["fees", "the", "Supplier", "shall", "pay", "30", "days", "(a)", "it's"]),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_any_quoted_run_of_words_is_found_whole(words: list[str]) -> None:
+    """Whatever words sit between the quotation marks — apostrophes, brackets, numbers — the passage
+    found is exactly those words, at offsets that slice back."""
+    inner = " ".join(words)
+    for left, right in (('"', '"'), ("“", "”")):
+        answer = f"Intro: {left}{inner}{right} [F1]."
+        [p] = find_passages(answer)
+        assert p.text == inner and answer[p.start : p.end] == inner

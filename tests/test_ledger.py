@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citationgate.gate import gate
 from citationgate.ledger import (
@@ -408,3 +410,14 @@ def test_referenced_document_authority() -> None:
     }
     [row] = build_ledger([finding])
     assert row.authority == "referenced_not_supplied"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10**9), st.integers(1, 10**9))
+def test_amounts_are_compared_by_value(a: int, b: int) -> None:
+    """However an amount is written (₦ with thousands separators, or NGN without), the claim is
+    supported only when its value equals the passage's."""
+    r = check_support(f"The fee is ₦{a:,}", [f"The fee shall be NGN {b}."])
+    assert (r.label is Support.SUPPORTED) == (a == b), r.explanation
+    if a != b:
+        assert r.label is Support.UNSUPPORTED
