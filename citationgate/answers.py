@@ -57,6 +57,7 @@ from citationgate.ledger import (
     ledger_rows,
 )
 from citationgate.locate import QuoteIndex, split_ellipsis
+from citationgate.model import MIN_QUOTE_CHARS
 from citationgate.quotations import (
     AnswerCitation,
     CitationSource,
@@ -613,7 +614,8 @@ def _classify_located(
             should_use=others,
             doc_spans=[corpus.doc_span(v, *o)],
         )
-    overlap = [(o, v) for o in occ for v in spans if o[0] < v.end and v.start < o[1]]
+    # verified text inside the passage: at least MIN_QUOTE_CHARS of it (one shared word proves nothing)
+    overlap = [(o, v) for o in occ for v in spans if min(o[1], v.end) - max(o[0], v.start) >= MIN_QUOTE_CHARS]
     if overlap:
         o, v = max(overlap, key=lambda ov: min(ov[0][1], ov[1].end) - max(ov[0][0], ov[1].start))
         part = corpus.verified_text(v, *o)
@@ -671,7 +673,7 @@ def _extension(corpus: _Corpus, segment: str) -> tuple[_Verified, VerifiedText, 
     ends, starts = _word_cuts(segment)
 
     def inside_any(piece: str) -> list[tuple[Span, _Verified]]:
-        if len(piece.strip()) < 10:
+        if len(piece.strip()) < MIN_QUOTE_CHARS:
             return []
         return [(o, v) for o in _locate(corpus, piece) for v in corpus.spans if _inside(o, v)]
 

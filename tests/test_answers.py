@@ -211,6 +211,12 @@ def test_words_in_the_document_but_never_verified(record: ReviewRecord) -> None:
     assert p.document_spans
 
 
+def test_one_shared_word_does_not_make_a_passage_longer_than_verified(record: ReviewRecord) -> None:
+    """A passage that only touches a verified quote's last word is unread text, not a grown quote."""
+    [p] = check(record, 'It says "facility, and may do so retrospectively where the" (s. 105N).')
+    assert p.status is PassageStatus.READ_NOT_VERIFIED
+
+
 def test_without_a_document_unread_words_are_nowhere(record: ReviewRecord) -> None:
     """With findings only, words outside every verified quote cannot be told read from invented."""
     result = check_answer('The Act says "may establish and maintain museums" (s. 105H).', record.findings)
