@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citationgate.locate import QuoteIndex
-from citationgate.normalize import normalize_quote, normalize_text
+from citationgate.normalize import normalize_quote, normalize_quotes, normalize_text
 
 
 @pytest.mark.parametrize(
@@ -132,3 +132,10 @@ _alphabet = st.sampled_from(list("abcAB ,.;-\n\u00a0\u2019\u201c\u201d\u2013\u00
 def test_quote_normalization_matches_text_normalization(text: str) -> None:
     """The quote path and the (vectorized) text path fold any string identically."""
     assert normalize_text(text).a.text.strip(" ") == normalize_quote(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(_alphabet, max_size=40), min_size=8, max_size=20))
+def test_batched_quote_normalization_matches_one_by_one(quotes: list[str]) -> None:
+    """The vectorized batch path gives each quote exactly its own normalization."""
+    assert normalize_quotes(quotes) == [normalize_quote(q) for q in quotes]
