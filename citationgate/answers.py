@@ -808,7 +808,7 @@ def check_answer(
             "no document: words outside every verified quote are reported as `nowhere` (not in anything "
             "that could be read); pass --doc to tell `read_not_verified` from `nowhere`"
         )
-    claims = _answer_claims(answer, masked, passages, citations, corpus, judge)
+    claims = _answer_claims(answer, passages, citations, corpus, judge)
     return AnswerCheck(
         passages=tuple(checks),
         claims=tuple(claims),
@@ -905,7 +905,6 @@ def _reason(
 
 def _answer_claims(
     answer: str,
-    masked: str,
     passages: Sequence[Passage],
     citations: Sequence[AnswerCitation],
     corpus: _Corpus,
@@ -933,11 +932,7 @@ def _answer_claims(
                     text = text[: m.start()] + text[m.end() :]
         text = re.sub(r"…|\.\.\.", " ", text)
         text = re.sub(r"\s+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
-        text = (
-            re.sub(r"[“”\"‘’]", "", text)
-            if not any(p.kind == "block" for p in passages if a <= p.start < b)
-            else text
-        )
+        text = re.sub(r"[“”„«»\"]", "", text)  # the claim is the words; apostrophes stay
         idx: list[int] = []
         for c in cites:
             idx.extend(_resolve(c, corpus).spans)
@@ -964,7 +959,6 @@ def _answer_claims(
                 unverifiable_reason=reason,
             )
         )
-    del masked
     return rows
 
 

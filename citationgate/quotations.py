@@ -346,11 +346,9 @@ def attribute(
                 return k
         return None
 
-    def in_unit(k: int) -> tuple[list[Passage], list[AnswerCitation]]:
+    def cites_in(k: int) -> list[AnswerCitation]:
         a, b = units[k]
-        ps = [p for p in passages if a <= p.start < b or (p.kind == "block" and p.outer_start == a)]
-        cs = [c for c in citations if a <= c.start < b]
-        return ps, cs
+        return [c for c in citations if a <= c.start < b]
 
     tight: dict[int, AnswerCitation] = {}
     for p in passages:
@@ -362,12 +360,10 @@ def attribute(
                 tight[p.index] = c  # a citation inside the block, after the quoted text
                 break
 
-    def leading(p: Passage, cs: Sequence[AnswerCitation], ps: Sequence[Passage]) -> AnswerCitation | None:
+    def leading(p: Passage, cs: Sequence[AnswerCitation]) -> AnswerCitation | None:
+        """The last citation before the passage in its sentence that is not another passage's own."""
         before = [c for c in cs if c.end <= p.outer_start and c not in tight.values()]
-        if not before:
-            return None
-        c = before[-1]
-        return c
+        return before[-1] if before else None
 
     led: set[int] = set()  # citations that introduce a passage ("clause 5 says …")
     claimed: set[int] = set()  # … and those written right after one
@@ -375,8 +371,8 @@ def attribute(
         k = unit_of(p.start)
         if k is None:
             continue
-        ps, cs = in_unit(k)
-        lead = leading(p, cs, ps)
+        cs = cites_in(k)
+        lead = leading(p, cs)
         if p.index in tight:
             claimed.add(id(tight[p.index]))
         elif lead is not None:
@@ -392,8 +388,8 @@ def attribute(
         if k is None:
             out.append((None, None))
             continue
-        ps, cs = in_unit(k)
-        lead = leading(p, cs, ps)
+        cs = cites_in(k)
+        lead = leading(p, cs)
         if lead is not None:
             out.append((lead, "same sentence"))
             continue
@@ -402,13 +398,13 @@ def attribute(
             out.append((later[0], "same sentence"))
             continue
         if k + 1 < len(units):
-            _ps, ncs = in_unit(k + 1)
+            ncs = cites_in(k + 1)
             free = [c for c in ncs if id(c) not in claimed]
             if free:
                 out.append((free[0], "following sentence"))
                 continue
         if k > 0:
-            _ps, pcs = in_unit(k - 1)
+            pcs = cites_in(k - 1)
             if pcs:
                 out.append((pcs[-1], "preceding sentence"))
                 continue
