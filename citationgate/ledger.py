@@ -820,7 +820,8 @@ def _problems(claim: str, passage: str) -> list[Problem]:
 _NAME_STOP = _wordset(
     """The A An This That These Those It Its If In On At Under Upon Each Either Neither Both All Any No Not
     Where When While Whereas However Also Only As For To By With Without There Such Our We You Your They
-    He She His Her Clause Clauses Section Sections Schedule Article Paragraph Part Para Sub I"""
+    He She His Her Clause Clauses Section Sections Schedule Article Paragraph Part Para Sub I
+    Ltd Limited Inc Incorporated LLC LLP Plc PLC Corp Corporation Co GmbH AG SA BV NV"""
 )
 
 
