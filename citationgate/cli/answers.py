@@ -111,9 +111,10 @@ def check_answer_command(
 ) -> None:
     """Check every quoted passage of an answer against the verified record; withhold it if any fails.
 
-    Exits 0 when every passage is a sub-span of a verified quote under its citation, 1 when the answer
-    is withheld (each failure listed with its reason and the verified text to use instead), 3 for an
-    unreadable ANSWER, 4 for malformed findings JSON, 6 for an unknown review.
+    Each failure is listed with its reason and the verified text to use instead.
+
+    Exit codes: 0 every passage verified; 1 withheld; 2 neither or both of --review/--findings;
+    3 unreadable ANSWER; 4 malformed findings JSON; 6 unknown review.
     """
     if (review is None) == (findings_file is None):
         fail("give exactly one of --review REVIEW_ID or --findings FINDINGS.json", code=EXIT_USAGE)
