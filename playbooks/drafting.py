@@ -114,7 +114,11 @@ def _quote(doc: Document, passages: Passages, start: int, end: int) -> QuoteRef 
     return QuoteRef(text=doc.text[a:b], start=a, end=b, section=s.label if s else None)
 
 
-def _outcome(name: str, setting: Any, claim: str, quote: QuoteRef | None, reason: str) -> ClauseOutcome:
+def _outcome(
+    name: str, setting: Any, claim: str, quote: QuoteRef | None, reason: str
+) -> ClauseOutcome | None:
+    if quote is None:
+        return None  # nothing quotable (under 10 characters of text): a drafting finding needs its quote
     return ClauseOutcome(
         rule=name,
         title=CHECK_TITLES[name],
@@ -184,6 +188,11 @@ def _definitions(text: str) -> dict[str, list[tuple[int, int]]]:
     return defs
 
 
+def _add(out: list[ClauseOutcome], o: ClauseOutcome | None) -> None:
+    if o is not None:
+        out.append(o)
+
+
 def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, Any]) -> list[ClauseOutcome]:
     """Run the drafting checks named in `settings` (a playbook's `document_checks`)."""
     text = doc.text
@@ -191,21 +200,22 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
     if (s := settings.get("placeholders")) is not None:
         for m in list(_PLACEHOLDER.finditer(text))[: s.limit]:
             q = _quote(doc, passages, m.start(), m.end())
-            out.append(
+            _add(
+                out,
                 _outcome(
                     "placeholders",
                     s,
                     f"A placeholder “{m.group()}” is left in the text.",
                     q,
                     f"placeholder {m.group()!r} at {m.start()}",
-                )
+                ),
             )
     if (s := settings.get("number_words")) is not None:
         for c in number_conflicts(text)[: s.limit]:
             q = _quote(doc, passages, c.start, c.end)
             said = " ".join(text[c.start : c.end].split())
             claim = f"“{said}”: the words say {c.words:g} but the digits say {c.digits:g}."
-            out.append(_outcome("number_words", s, claim, q, f"words {c.words:g} ≠ digits {c.digits:g}"))
+            _add(out, _outcome("number_words", s, claim, q, f"words {c.words:g} ≠ digits {c.digits:g}"))
     if (s := settings.get("cross_references")) is not None:
         nums = _section_numbers(doc)
         if len(nums) >= 3:
@@ -229,7 +239,7 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
                 seen.add(num)
                 q = _quote(doc, passages, m.start(), m.end())
                 claim = f"“{m.group()}” is referred to, but the document has no section {num}."
-                out.append(_outcome("cross_references", s, claim, q, f"no section labelled {num}"))
+                _add(out, _outcome("cross_references", s, claim, q, f"no section labelled {num}"))
                 n_found += 1
                 if n_found >= s.limit:
                     break
@@ -244,14 +254,15 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
                 if uses <= len(places):
                     a, b = places[0]
                     q = _quote(doc, passages, a, b)
-                    out.append(
+                    _add(
+                        out,
                         _outcome(
                             "unused_terms",
                             s,
                             f"“{term}” is defined but never used.",
                             q,
                             f"{uses} occurrence(s), all definitions",
-                        )
+                        ),
                     )
                     n_found += 1
                     if n_found >= s.limit:
@@ -290,13 +301,14 @@ def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: An
             continue
         a, b = first[phrase]
         q = _quote(doc, passages, a, b)
-        out.append(
+        _add(
+            out,
             _outcome(
                 "undefined_terms",
                 s,
                 f"“{phrase}” is capitalised as a defined term ({n} uses) but is never defined.",
                 q,
                 f"{n} capitalised uses; no definition found",
-            )
+            ),
         )
     return out

@@ -13,7 +13,7 @@ from playbooks.errors import PlaybookError
 from playbooks.outcome import PlaybookTestResult
 from playbooks.schema import Playbook, TestExpectModel, load_playbook_file, parse_playbook
 
-__all__ = ["BUILTIN_DIR", "list_playbooks", "load_playbook", "run_tests", "test_document"]
+__all__ = ["BUILTIN_DIR", "document_from_text", "list_playbooks", "load_playbook", "run_tests"]
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "builtin"
 
@@ -50,7 +50,7 @@ def list_playbooks() -> list[Playbook]:
     return [load_playbook(pid) for pid in _builtin_paths()]
 
 
-def test_document(text: str, *, name: str = "playbook-test.txt") -> Document:
+def document_from_text(text: str, *, name: str = "playbook-test.txt") -> Document:
     """A ready Document for a few lines of clause text, with its sections detected as ingest would."""
     scan = detect_sections(text)
     return Document(
@@ -67,7 +67,7 @@ def run_tests(playbook: Playbook) -> list[PlaybookTestResult]:
     """Run the playbook's embedded `tests:` — each clause text → the outcome it must get."""
     results: list[PlaybookTestResult] = []
     for i, t in enumerate(playbook.model.tests):
-        doc = test_document(t.text)
+        doc = document_from_text(t.text)
         outcomes = run_playbook(doc, playbook)
         for rule, exp in t.expect.items():
             name = t.name or f"test {i + 1}"
