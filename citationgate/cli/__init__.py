@@ -10,6 +10,7 @@ from citationgate.cli import ingest as _ingest  # noqa: F401  (registers command
 from citationgate.cli import ask as _ask  # noqa: F401  (registers commands)
 from citationgate.cli import gate as _gate  # noqa: F401  (registers commands)
 from citationgate.cli import review as _review  # noqa: F401  (registers commands)
+from citationgate.cli import playbooks as _playbooks  # noqa: F401  (registers commands)
 from citationgate.cli import reverify as _reverify  # noqa: F401  (registers commands)
 from citationgate.cli.app import app
 
