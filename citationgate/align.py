@@ -213,10 +213,15 @@ def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
                 body_start=min(body_start, end),
                 label=label,
                 section=_innermost(clauses, clause_starts, a),
-                key=normalize_quote(text[body_start:end]),
+                key=_key(text[body_start:end]),
             )
         )
     return tuple(units)
+
+
+def _key(body: str) -> str:
+    """A unit's text for comparing: the gate's normalized form (plain ASCII needs only its spaces folded)."""
+    return " ".join(body.split()) if body.isascii() else normalize_quote(body)
 
 
 def _innermost(clauses: Sequence[Section], starts: Sequence[int], pos: int) -> str | None:
@@ -276,7 +281,7 @@ def _tokens(text: str, a: int, b: int) -> Tokens:
         ends.append(m.end())
         keys.append(m.group())
     # compare words as the gate's exact mode does: typographic folds, hyphen/ligature forms
-    return Tokens(starts, ends, [normalize_quote(k) for k in keys])
+    return Tokens(starts, ends, [k if k.isascii() else normalize_quote(k) for k in keys])
 
 
 # ── the alignment ───────────────────────────────────────────────────────────────────────────────

@@ -44,6 +44,7 @@ Every decision is an audit event (one per citation, one per finding), against th
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
 from citationgate.gate import index_for
 from citationgate.locate import QuoteIndex
-from citationgate.model import VerifiedQuote
+from citationgate.model import MatchType, VerifiedQuote
 from citationgate.normalize import normalize_quote
 from ingest.document import Document, Section
 from ingest.errors import CitationGateError
@@ -342,8 +343,6 @@ class _Clauses:
         self.starts = [s.start for s in self.sections]
 
     def around(self, start: int, end: int) -> Section | None:
-        import bisect
-
         i = bisect.bisect_right(self.starts, start) - 1
         steps = 0
         while i >= 0 and steps < 256:
@@ -366,6 +365,68 @@ def _context_region(
     return start, end, s.label if s else None
 
 
+# ── locating: VerifiedQuote values without a linear scan per quote ──────────────────────────────
+class _Locator:
+    """`VerifiedQuote.at` for many quotes on one document.
+
+    `VerifiedQuote.at` scans every section (`Document.section_at`) and encodes the whole prefix to count
+    UTF-16 units — fine for one quote, a second per thousand on a 1 MB contract. This builds the same
+    answers once: the innermost section for each stretch between section boundaries (a sweep, with
+    `section_at`'s own tie-break), and the positions of characters outside the BMP. The quote's text is
+    still the document's text at the offsets (the invariant `at` keeps); tests check it against `at`.
+    """
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        text = doc.text
+        self.astral = [m.start() for m in _ASTRAL.finditer(text)]
+        order = {id(s): i for i, s in enumerate(doc.sections)}
+        events: dict[int, list[tuple[int, Section]]] = {}
+        for s in doc.sections:
+            if s.end <= s.start:
+                continue
+            events.setdefault(s.start, []).append((1, s))
+            events.setdefault(s.end, []).append((-1, s))
+        self.starts: list[int] = []
+        self.labels: list[str | None] = []
+        active: dict[int, Section] = {}
+        for pos in sorted(events):
+            for kind, s in events[pos]:
+                if kind == 1:
+                    active[id(s)] = s
+                else:
+                    active.pop(id(s), None)
+            best = max(active.values(), key=lambda x: (x.level, order[id(x)]), default=None)
+            self.starts.append(pos)
+            self.labels.append(best.label if best else None)
+
+    def section(self, offset: int) -> str | None:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return self.labels[i] if i >= 0 else None
+
+    def quote(self, start: int, end: int, *, context: int = 40) -> VerifiedQuote:
+        text = self.doc.text
+        if not (0 <= start < end <= len(text)):
+            raise ValueError(f"span [{start}, {end}) is outside the text (length {len(text)})")
+        u16 = start + bisect.bisect_left(self.astral, start)
+        return VerifiedQuote(
+            start=start,
+            end=end,
+            text=text[start:end],
+            match=MatchType.EXACT,
+            similarity=1.0,
+            section=self.section(start),
+            page=self.doc.page_of(start),
+            prefix=text[max(0, start - context) : start],
+            suffix=text[end : end + context],
+            utf16_start=u16,
+            utf16_end=end + bisect.bisect_left(self.astral, end),
+        )
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 # ── the engine ──────────────────────────────────────────────────────────────────────────────────
 @dataclass
 class _Run:
@@ -375,6 +436,7 @@ class _Run:
     index: QuoteIndex
     found: dict[str, list[tuple[int, int]]]
     new_clauses: _Clauses
+    locator: _Locator
     old_clauses: _Clauses | None
     playbook: PlaybookRef | None
     actor: str
@@ -436,6 +498,7 @@ def reverify(
         index=index,
         found=found,
         new_clauses=_Clauses(new.sections),
+        locator=_Locator(new),
         old_clauses=_Clauses(old.sections) if old is not None else None,
         playbook=playbook,
         actor=actor,
@@ -588,7 +651,7 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
             anchor = _choose(run, c, free, near)
             relocated = True
         else:
-            where = ", ".join(_where(run.new, o) for o in occ[:3])
+            where = ", ".join(_where(run, o) for o in occ[:3])
             return _stale(
                 run,
                 c,
@@ -599,7 +662,7 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     if anchor is None:
         return _stale(run, c, mapped, None)
 
-    vq = VerifiedQuote.at(run.new, anchor[0], anchor[1])
+    vq = run.locator.quote(anchor[0], anchor[1])
     old_unit = al.old_unit_at(c.start)
     new_unit = al.new_unit_at(anchor[0])
     assert run.old is not None and run.old_clauses is not None
@@ -615,7 +678,7 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
         for e in al.edits_between_new(ns, ne, strict=True)
         if not (anchor[0] <= e.new_start and e.new_end <= anchor[1] and not _at_new_edge(e, anchor))
     }
-    where = _where(run.new, anchor)
+    where = _where(run, anchor)
     if around:
         edits = sorted(around, key=lambda e: (_distance(e, start, end), e.old_start))[:EDITS_SHOWN]
         clause = f"clause {label}" if label else "the paragraph"
@@ -714,7 +777,7 @@ def _choose(run: _Run, c: OldCitation, occ: Sequence[tuple[int, int]], near: int
     old_ctx = normalize_quote(c.prefix), normalize_quote(c.suffix)
 
     def score(o: tuple[int, int]) -> tuple[int, float, int, int]:
-        vq_section = _section_label(run.new, o[0])
+        vq_section = run.locator.section(o[0])
         same = int(c.section is not None and vq_section == c.section)
         pre = normalize_quote(text[max(0, o[0] - len(c.prefix)) : o[0]])
         suf = normalize_quote(text[o[1] : o[1] + len(c.suffix)])
@@ -724,14 +787,9 @@ def _choose(run: _Run, c: OldCitation, occ: Sequence[tuple[int, int]], near: int
     return min(occ, key=score)
 
 
-def _section_label(doc: Document, offset: int) -> str | None:
-    s = doc.section_at(offset)
-    return s.label if s else None
-
-
-def _where(doc: Document, span: tuple[int, int]) -> str:
-    label = _section_label(doc, span[0])
-    page = doc.page_of(span[0])
+def _where(run: _Run, span: tuple[int, int]) -> str:
+    label = run.locator.section(span[0])
+    page = run.new.page_of(span[0])
     parts = [f"clause {label}" if label else "no numbered clause", f"offsets [{span[0]}, {span[1]})"]
     if page is not None:
         parts.append(f"page {page}")
@@ -824,12 +882,12 @@ def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
     if same:
         anchor = same[0]
     else:
-        in_clause = [o for o in occ if c.section is not None and _section_label(run.new, o[0]) == c.section]
+        in_clause = [o for o in occ if c.section is not None and run.locator.section(o[0]) == c.section]
         k = len(c.occurrences)
         if in_clause:
             anchor = _choose(run, c, in_clause, c.start)
         elif k > 1 and len(occ) < k:
-            where = ", ".join(_where(run.new, o) for o in occ[:3])
+            where = ", ".join(_where(run, o) for o in occ[:3])
             return _stale_unaligned(
                 run,
                 c,
@@ -839,11 +897,11 @@ def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
             )
         else:
             anchor = _choose(run, c, occ, c.start)
-    vq = VerifiedQuote.at(run.new, anchor[0], anchor[1])
+    vq = run.locator.quote(anchor[0], anchor[1])
     text = run.new.text
     pre = text[max(0, anchor[0] - len(c.prefix)) : anchor[0]]
     suf = text[anchor[1] : anchor[1] + len(c.suffix)]
-    where = _where(run.new, anchor)
+    where = _where(run, anchor)
     changed = []
     if _context_differs(c.prefix, pre, prefix=True):
         changed.append(f"before it, {_clip(c.prefix.strip(), 40)!r} now reads {_clip(pre.strip(), 40)!r}")
@@ -979,8 +1037,8 @@ def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
         if not spans:
             continue
         span = (q.start, q.end) if (q.start, q.end) in spans else spans[0]
-        vq = VerifiedQuote.at(run.new, span[0], span[1])
-        where = _where(run.new, span)
+        vq = run.locator.quote(span[0], span[1])
+        where = _where(run, span)
         return FindingOutcome(
             id=fid,
             previous_id=fid,
