@@ -280,6 +280,7 @@ class _Corpus:
     spans: list[_Verified]
     document: Document | None
     finding_status: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # proposal id → finding id
 
     def verified_text(self, v: _Verified, a: int, b: int) -> VerifiedText:
         a, b = max(a, v.start), min(b, v.end)
@@ -321,9 +322,12 @@ _SEPARATOR = "\n\n\u2063\u241e\u2063\n\n"
 def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, source: str) -> _Corpus:
     records: list[tuple[str, str | None, int | None, int | None, str, str | None]] = []
     status: dict[str, str] = {}
+    aliases: dict[str, str] = {}
     for f in findings:
         fid = str(f.get("id"))
         status[fid] = str(f.get("status"))
+        if f.get("proposal_id") is not None:
+            aliases.setdefault(str(f["proposal_id"]), fid)
         if f.get("status") == "rejected":
             continue
         for c in f.get("citations") or ():
@@ -357,6 +361,7 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
             spans=spans,
             document=document,
             finding_status=status,
+            aliases=aliases,
         )
     parts: list[str] = []
     spans = []
@@ -380,7 +385,14 @@ def _corpus(findings: Sequence[Mapping[str, Any]], document: Document | None, so
         parts.append(text)
         pos += len(text)
     joined = "".join(parts)
-    return _Corpus(text=joined, index=QuoteIndex(joined), spans=spans, document=None, finding_status=status)
+    return _Corpus(
+        text=joined,
+        index=QuoteIndex(joined),
+        spans=spans,
+        document=None,
+        finding_status=status,
+        aliases=aliases,
+    )
 
 
 def _index_for(document: Document) -> QuoteIndex:
@@ -472,9 +484,11 @@ def _resolve(c: AnswerCitation | None, corpus: _Corpus) -> _Resolved:
         notes = []
         idx: list[int] = []
         for ref in c.refs:
-            hits = [i for i, v in enumerate(corpus.spans) if v.finding == ref]
+            # a finding id as review/verify print it; failing that, the proposer's own id ([p1])
+            fid = ref if ref in corpus.finding_status else corpus.aliases.get(ref, ref)
+            hits = [i for i, v in enumerate(corpus.spans) if v.finding == fid]
             if not hits:
-                st = corpus.finding_status.get(ref)
+                st = corpus.finding_status.get(fid)
                 notes.append(
                     f"[{ref}] is not a finding of this record"
                     if st is None
@@ -796,7 +810,7 @@ def check_answer(
     """Check every quoted passage of `answer` against the verified record (`findings`, the JSON shape
     `verify`/`review` print), resolving clause references through `document` when given."""
     corpus = _corpus(findings, document, source)
-    known = frozenset(str(f.get("id")) for f in findings)
+    known = frozenset(str(f.get(k)) for f in findings for k in ("id", "proposal_id") if f.get(k) is not None)
     passages = find_passages(answer)
     masked = blank(answer, [(p.start, p.end) for p in passages])
     citations = find_citations(masked, known_ids=known)

@@ -184,6 +184,12 @@ def test_passage_one_word_longer_than_its_verified_quote(record: ReviewRecord) -
     assert "and" in p.reason
 
 
+def test_the_proposers_own_id_resolves_to_its_finding(record: ReviewRecord) -> None:
+    """An agent that wrote proposal p2 may cite [p2]; it resolves to the finding gated from it."""
+    [p] = check(record, '"may fix fees for the use of any facility" [p2]')
+    assert p.status is PassageStatus.VERIFIED, p.reason
+
+
 def test_verified_passage_under_the_wrong_finding_id(record: ReviewRecord) -> None:
     """Verified under F1, cited to F2: the words are right, the citation is not."""
     f1, f2 = fid(record, "p1"), fid(record, "p2")
