@@ -55,6 +55,7 @@ from citationgate.normalize import (
     normalize_quote,
     normalize_quotes,
     normalize_text,
+    quote_variants,
 )
 
 Span = tuple[int, int]
@@ -82,7 +83,10 @@ class QuoteIndex:
         Offsets are canonical `[start, end)`; `text[start]` and `text[end - 1]` are never whitespace.
         Occurrences are reported in order, overlapping ones included.
         """
-        return self._find_normalized(normalize_quote(quote))
+        variants = quote_variants(quote)
+        if len(variants) == 1:
+            return self._find_normalized(variants[0])
+        return sorted({span for v in variants for span in self._find_normalized(v)})
 
     def _find_normalized(self, needle: str) -> list[Span]:
         if not needle:
@@ -110,7 +114,7 @@ class QuoteIndex:
         """
         needles = normalize_quotes(quotes)
         if len(needles) < BATCH_MIN:
-            return [self._find_normalized(n) for n in needles]
+            return [self.find_exact(q) for q in quotes]
         by_anchor: dict[str, list[tuple[int, int]]] = {}
         for i, needle in enumerate(needles):
             if needle:
@@ -135,6 +139,9 @@ class QuoteIndex:
                         span = view.to_canonical(start, start + len(needle))
                         if span is not None:
                             found[i].add(span)
+        for i, quote in enumerate(quotes):  # the rare quote with a hyphen at a line break of its own
+            for variant in quote_variants(quote)[1:]:
+                found[i].update(self._find_normalized(variant))
         return [sorted(f) for f in found]
 
     def differs_only_in_case(self, quote: str) -> bool:
@@ -473,8 +480,12 @@ def meaning_differences(quote_words: Sequence[str], doc_words: Sequence[str]) ->
             problems.append(f"{width} words are inserted or dropped (a splice)")
         for q, d in zip(removed, added, strict=False):
             cq, cd = _core(q).lower(), _core(d).lower()
-            if cq == cd:
+            if _core(q) == _core(d):
                 continue  # punctuation only
+            if cq == cd:
+                # Capitalisation is never folded: a capital letter marks a defined term or a name.
+                problems.append(f"'{_core(q)}' / '{_core(d)}' differ in capitalisation (a defined term?)")
+                continue
             meaning = [f"'{w}' differs and is {why}" for w in (q, d) if (why := _meaning_of(w))]
             problems.extend(meaning)
             if meaning:

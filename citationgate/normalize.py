@@ -126,6 +126,20 @@ def normalize_quote(quote: str) -> str:
     return _WS_RUN.sub(" ", folded).strip(" ")
 
 
+def quote_variants(quote: str) -> list[str]:
+    """Every index form a quote may take: `normalize_quote`, and — when the quote itself has a hyphen
+    at a line break ("non-⏎exclusive", as re-flowed text often does) — the same quote with that
+    break read as plain whitespace ("non- exclusive"), since the document may print it that way…"""
+    joined = normalize_quote(quote)
+    plain = _WS_RUN.sub(" ", quote.translate(_TRANSLATE)).strip(" ")
+    # …and a hyphen followed by a space in the quote, where the document breaks the line after it.
+    closed = _HYPHEN_SPACE.sub("-", plain)
+    return list(dict.fromkeys((joined, plain, closed)))
+
+
+_HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")
+
+
 _BATCH_SEPARATOR = "\x00"
 
 

@@ -240,6 +240,7 @@ def test_fuzzy_search_is_bounded_in_time() -> None:
         ("the Licensor is paid", "the Licensee is paid", False),
         ("as set out in (a) above", "as set out in (b) above", False),
         ("an exclusive licence is granted", "a non-exclusive licence is granted", False),
+        ("the term of this agreement ends", "the term of this Agreement ends", False),
     ],
     ids=[
         "same",
@@ -254,6 +255,7 @@ def test_fuzzy_search_is_bounded_in_time() -> None:
         "defined-term",
         "list-label",
         "negating-prefix",
+        "capitalisation",  # found by `citationgate eval gate`: a lower-cased defined term slipped through
     ],
 )
 def test_meaning_guard(quote_words: str, doc_words: str, ok: bool) -> None:
@@ -289,3 +291,45 @@ def test_segments_are_found_in_order() -> None:
     (a, b), (c, d) = chains[0]
     assert b <= c and CLAUSE[a:b] == "The Supplier shall" and CLAUSE[c:d] == "liable for any indirect"
     assert index.find_segments(["liable for any indirect", "The Supplier shall"]) == []
+
+
+def test_capitalisation_change_never_fuzzy_verifies() -> None:
+    """ "this agreement" is not "this Agreement": the defined term's capital is never folded, even fuzzily."""
+    doc = (
+        "The term of this Agreement shall continue for one (1) year following the Launch Date, unless ended."
+    )
+    index = QuoteIndex(doc)
+    quote = (
+        "The term of this agreement shall continue for one (1) year following the Launch Date, unless ended."
+    )
+    assert index.find_exact(quote) == []
+    outcome = index.find_fuzzy(quote)
+    assert outcome.kind != "match", outcome
+
+
+@pytest.mark.parametrize(
+    ("document", "quote"),
+    [
+        (
+            "a perpetual, non- exclusive, royalty-free licence",
+            "a perpetual, non-\nexclusive, royalty-free licence",
+        ),
+        (
+            "a perpetual, non-\nexclusive, royalty-free licence",
+            "a perpetual, non- exclusive, royalty-free licence",
+        ),
+        (
+            "a perpetual, non-exclusive, royalty-free licence",
+            "a perpetual, non-\nexclusive, royalty-free licence",
+        ),
+    ],
+    ids=["quote-breaks-after-hyphen", "document-breaks-after-hyphen", "document-unbroken"],
+)
+def test_hyphen_then_whitespace_matches_either_way(document: str, quote: str) -> None:
+    """A re-flowed quote may put its line break right after a hyphen; the document may print a space there."""
+    index = QuoteIndex(document)
+    hits = index.find_exact(quote)
+    assert hits, (document, quote)
+    assert index.find_exact_many([quote] * 20) == [hits] * 20
+    start, end = hits[0]
+    assert document[start:end].startswith("a perpetual") and document[start:end].endswith("licence")
