@@ -89,10 +89,11 @@ def blank(text: str, spans: Sequence[Span]) -> str:
 
 def find_passages(answer: str) -> list[Passage]:
     """Every quoted passage of the answer, in order (block quotes and inline quotes)."""
-    code = [m.span() for m in _FENCE.finditer(answer)]
-    masked = blank(answer, code)
+    plain = answer.replace("\r", " ")  # CRLF files: a carriage return is just space here
+    code = [m.span() for m in _FENCE.finditer(plain)]
+    masked = blank(plain, code)
     code += [m.span() for m in _CODE_SPAN.finditer(masked)]
-    masked = blank(answer, code)
+    masked = blank(plain, code)
     found: list[Passage] = []
     blocks = _block_regions(masked)
     for a, b in blocks:
@@ -324,7 +325,7 @@ _TIGHT_GAP = re.compile(r"^[ \t]*[,(:—–-]?[ \t]*(?:\(?\s*)?$")
 def sentence_units(masked: str, passages: Sequence[Passage]) -> list[Span]:
     """Sentences of the answer; a block quote is a unit of its own."""
     blocks = [(p.outer_start, p.outer_end) for p in passages if p.kind == "block"]
-    flat = masked
+    flat = masked.replace("\r", " ")
     for a, b in blocks:
         flat = flat[:a] + "\n\n" + " " * max(0, b - a - 4) + "\n\n" + flat[b:] if b - a >= 4 else flat
     inline = [(p.start, p.end) for p in passages if p.kind == "inline"]

@@ -330,6 +330,17 @@ def test_block_quote_that_grew_fails(record: ReviewRecord) -> None:
     assert p.status is PassageStatus.LONGER_THAN_VERIFIED
 
 
+def test_crlf_answer_reads_like_lf(record: ReviewRecord) -> None:
+    """An answer saved with Windows line endings: same passages, same attribution."""
+    answer = (
+        "Section 105N(1) provides:\r\n\r\n> The Authority may specify the purposes for which any civic "
+        "centre,\r\n> or any part thereof, may be used.\r\n\r\nNothing else.\r\n"
+    )
+    [p] = check(record, answer)
+    assert p.passage.kind == "block"
+    assert p.status is PassageStatus.VERIFIED, p.reason
+
+
 def test_curly_quotes_and_reflowed_lines_verify(record: ReviewRecord) -> None:
     """Typography is tolerated exactly as the gate tolerates it."""
     answer = f"It “may fix fees for the\nuse of any facility” [{fid(record, 'p2')}]."
