@@ -205,7 +205,8 @@ def render_markdown(data: Mapping[str, Any]) -> str:
     pb = review.get("playbook") or {}
     summary = data.get("summary") or {}
     findings = list(data.get("findings") or [])
-    quoted = [f for f in findings if not _is_absence(f)]
+    standard = [f for f in findings if not _is_absence(f) and f.get("outcome") == "standard"]
+    quoted = [f for f in findings if not _is_absence(f) and f.get("outcome") != "standard"]
     absences = [f for f in findings if _is_absence(f)]
     issues = [f for f in findings if f.get("outcome") not in ("standard", "fallback")]
 
@@ -241,6 +242,12 @@ def render_markdown(data: Mapping[str, Any]) -> str:
             out += [f"### {severity.capitalize()}", ""]
             for f in group:
                 out += _md_finding(f)
+    if standard:
+        out += ["## Clauses that meet the playbook's standard", ""]
+        for f in standard:
+            where = "; ".join(_pinpoint(c) for c in _verified(f))
+            out.append(f"- **{f.get('id')} · {_md(str(f.get('title') or f.get('rule')))}** — {where}")
+        out.append("")
     if absences:
         out += ["## Absence findings (not quote-verified)", "", f"*{ABSENCE_DISCLOSURE}*", ""]
         for f in absences:
