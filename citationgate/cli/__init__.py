@@ -5,13 +5,18 @@ Each module below registers its commands on the one `app`; `main` is the console
 
 from __future__ import annotations
 
-from citationgate.cli import answers as _answers  # noqa: F401  (registers commands)
+# The order of these imports is the order of the commands in `citationgate --help`.
+# isort: off
 from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
-from citationgate.cli import ask as _ask  # noqa: F401  (registers commands)
-from citationgate.cli import gate as _gate  # noqa: F401  (registers commands)
-from citationgate.cli import review as _review  # noqa: F401  (registers commands)
-from citationgate.cli import playbooks as _playbooks  # noqa: F401  (registers commands)
-from citationgate.cli import reverify as _reverify  # noqa: F401  (registers commands)
+from citationgate.cli import gate as _gate  # noqa: F401
+from citationgate.cli import review as _review  # noqa: F401
+from citationgate.cli import playbooks as _playbooks  # noqa: F401
+from citationgate.cli import reverify as _reverify  # noqa: F401
+from citationgate.cli import ask as _ask  # noqa: F401
+from citationgate.cli import answers as _answers  # noqa: F401
+from citationgate.cli import evaluate as _evaluate  # noqa: F401
+
+# isort: on
 from citationgate.cli.app import app
 
 

@@ -1,0 +1,66 @@
+"""`citationgate eval …`: the engine measured on real annotated contracts.
+
+The data folder is an option (default `../shared/data` beside the checkout), so the same command runs
+on any folder in the CUAD/ContractNLI layout. Progress goes to stderr; `--format json` prints only the
+headline figures as JSON; `--out` writes the Markdown results table (docs/evaluation.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from citationgate.cli.app import Format, app, emit_json, info
+from citationgate.evaluation.data import default_data_dir
+from citationgate.evaluation.report import run_evaluation, write_markdown
+
+PARTS = ("gate", "pdf", "clauses", "nda", "speed")
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    if not sys.stderr.isatty():
+        info(f"{label}: {total} documents…")
+        yield lambda _n: None
+        return
+    with typer.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        yield bar.update
+
+
+DataOption = Annotated[
+    Path | None,
+    typer.Option("--data", help="Data folder in the shared/data layout. Default: ../shared/data."),
+]
+
+
+@app.command("eval")
+def evaluate(
+    parts: Annotated[
+        list[str] | None,
+        typer.Argument(help=f"Which measurements: any of {', '.join(PARTS)} (default: all)."),
+    ] = None,
+    data: DataOption = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N contracts of each set.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    out: Annotated[Path | None, typer.Option(help="Write the Markdown results table here.")] = None,
+) -> None:
+    """Measure the engine on real annotated contracts (CUAD, ContractNLI) and print the results."""
+    chosen = tuple(parts or PARTS)
+    unknown = [p for p in chosen if p not in PARTS]
+    if unknown:
+        raise typer.BadParameter(f"unknown part {unknown[0]!r} (expected one of {', '.join(PARTS)})")
+    results: dict[str, Any] = run_evaluation(
+        data or default_data_dir(), parts=chosen, limit=limit, progress=_progress
+    )
+    if out is not None:
+        write_markdown(results, out)
+        info(f"wrote {out}")
+    if fmt is Format.json:
+        emit_json(results["headline"])
+    else:
+        typer.echo(results["table"])

@@ -1,0 +1,222 @@
+"""Running the chosen measurements and rendering their results (terminal table, JSON, Markdown)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citationgate.evaluation.data import cuad_records, nli_records
+
+Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(  # a fixed git invocation, no user input
+            ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=Path(__file__).resolve().parent,
+        )
+    except OSError:
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def _count(it: Iterator[Any]) -> int:
+    return sum(1 for _ in it)
+
+
+def run_evaluation(
+    data_dir: Path, *, parts: tuple[str, ...], limit: int | None, progress: Progress
+) -> dict[str, Any]:
+    """Run each requested part over `data_dir`; returns headline figures, details and a text table."""
+    headline: dict[str, Any] = {
+        "data": str(data_dir),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "commit": _commit(),
+    }
+    details: dict[str, Any] = {}
+    n_cuad = _count(cuad_records(data_dir, limit=limit)) if {"gate", "clauses", "speed"} & set(parts) else 0
+    if "gate" in parts:
+        from citationgate.evaluation.gate_eval import evaluate_gate
+
+        with progress("gate on real text", n_cuad) as tick:
+            g = evaluate_gate(data_dir, limit=limit, progress=tick).to_dict()
+        details["gate"] = g
+        headline["gate"] = {
+            "location_rate": g["location_rate"],
+            "false_verifications": g["false_verifications"],
+            "spans": g["spans"],
+            "spans_under_minimum": g["spans_under_minimum"],
+            "mutations_tried": sum(g["mutations_tried"].values()),
+        }
+    if "pdf" in parts:
+        from citationgate.evaluation.pdf_eval import evaluate_pdfs
+
+        n_pdf = sum(1 for r in cuad_records(data_dir) if r.pdf_path is not None)
+        with progress("real PDFs", min(n_pdf, limit or n_pdf)) as tick:
+            p = evaluate_pdfs(data_dir, limit=limit, progress=tick).to_dict()
+        details["pdf"] = p
+        headline["pdf"] = {
+            "location_rate": p["location_rate"],
+            "files": p["files"],
+            "files_at_goal": p["files_at_goal"],
+            "withheld": len(p["withheld"]),
+        }
+    if "clauses" in parts or "speed" in parts:
+        from citationgate.evaluation.clause_eval import evaluate_clauses
+
+        with progress("clause presence (CUAD)", n_cuad) as tick:
+            c = evaluate_clauses(data_dir, limit=limit, progress=tick)
+        details["clauses"] = c
+        if "clauses" in parts:
+            headline["categories"] = c["categories"]
+            headline["clauses"] = c["overall"]
+        if "speed" in parts:
+            headline["speed"] = c["speed"]
+    if "nda" in parts:
+        from citationgate.evaluation.nda_eval import evaluate_ndas
+
+        n_nli = _count(nli_records(data_dir, limit=limit))
+        with progress("NDAs (ContractNLI)", n_nli) as tick:
+            n = evaluate_ndas(data_dir, limit=limit, progress=tick)
+        details["nda"] = n
+        headline["nda"] = n["headline"]
+    return {"headline": headline, "details": details, "table": render_text(headline, details)}
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def render_text(headline: dict[str, Any], details: dict[str, Any]) -> str:
+    return "\n".join(_lines(headline, details, markdown=False))
+
+
+def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool) -> Iterator[str]:
+    h = "## " if markdown else ""
+    if "gate" in headline:
+        g = details["gate"]
+        counted = g["spans"] - g["spans_under_minimum"]
+        yield f"{h}Gate on real text (CUAD expert spans)"
+        yield ""
+        yield (
+            f"- expert spans located at an annotated offset after whitespace reflow and quote swap: "
+            f"{g['located']} of {counted} = {_pct(g['location_rate'])} (goal 100 %)"
+        )
+        yield f"- spans under the 10-character minimum (refused by rule): {g['spans_under_minimum']}"
+        yield (
+            f"- false verifications of meaning-changing mutations: {g['false_verifications']} of "
+            f"{sum(g['mutations_tried'].values())} tried (goal 0)"
+        )
+        for kind, n in g["false_verifications_by_mutation"].items():
+            yield f"  - {kind}: {n} of {g['mutations_tried'].get(kind, 0)}"
+        yield ""
+    if "pdf" in headline:
+        p = details["pdf"]
+        yield f"{h}Real PDFs (CUAD originals)"
+        yield ""
+        yield (
+            f"- expert spans located in the PDFs' canonical text: {p['located']} of {p['spans']} = "
+            f"{_pct(p['location_rate'])} (goal 99.5 %)"
+        )
+        yield f"- files at the goal: {p['files_at_goal']} of {p['files']}"
+        for w in p["withheld"]:
+            yield f"- withheld {w['id']}: {'; '.join(w['reasons'])}"
+        for e in p["errors"]:
+            yield f"- refused {e['id']}: {e['error']}"
+        yield ""
+        if markdown:
+            yield "| file | pages | status | fidelity | spans | located | rate |"
+            yield "|---|---:|---|---:|---:|---:|---:|"
+            for f in p["per_file"]:
+                yield (
+                    f"| {f['id']} | {f['pages']} | {f['status']} | {_pct(f['fidelity'])} | {f['spans']} | "
+                    f"{f['located']} | {_pct(f['rate'])} |"
+                )
+            yield ""
+    if "categories" in headline:
+        c = details["clauses"]
+        yield f"{h}Clause presence and absence (CUAD, built-in playbook)"
+        yield ""
+        o = c["overall"]
+        yield (
+            f"- contracts: {o['contracts']}; micro precision {_pct(o['precision'])}, "
+            f"recall {_pct(o['recall'])}, "
+            f"F1 {_pct(o['f1'])}, false-absence rate {_pct(o['false_absence_rate'])}, "
+            f"span overlap {_pct(o['span_overlap'])}"
+        )
+        yield ""
+        if markdown:
+            yield (
+                "| category | playbook rules | present (experts) | precision | recall | F1 "
+                "| false absence | span overlap |"
+            )
+            yield "|---|---|---:|---:|---:|---:|---:|---:|"
+        for name, m in c["categories"].items():
+            row = (
+                name,
+                ", ".join(m["rules"]),
+                str(m["expert_present"]),
+                _pct(m["precision"]),
+                _pct(m["recall"]),
+                _pct(m["f1"]),
+                _pct(m["false_absence_rate"]),
+                _pct(m["span_overlap"]),
+            )
+            yield ("| " + " | ".join(row) + " |") if markdown else "  ".join(row)
+        yield ""
+    if "speed" in headline:
+        s = headline["speed"]
+        yield f"{h}Speed"
+        yield ""
+        yield (
+            f"- {s['contracts']} CUAD contracts reviewed (ingest + playbook + gate) in {s['seconds']:.1f} s: "
+            f"{s['contracts_per_second']:.1f} contracts/s"
+        )
+        yield ""
+    if "nda" in headline:
+        n = details["nda"]
+        yield f"{h}NDAs (ContractNLI)"
+        yield ""
+        if markdown:
+            yield (
+                "| hypothesis | playbook rule | mentioned (experts) | accuracy (mentioned vs not) "
+                "| precision | recall | evidence overlap |"
+            )
+            yield "|---|---|---:|---:|---:|---:|---:|"
+        for hyp, m in n["hypotheses"].items():
+            nli_row: tuple[str, ...] = (
+                f"{hyp} {m['short']}",
+                m["rule"],
+                str(m["mentioned"]),
+                _pct(m["accuracy"]),
+                _pct(m["precision"]),
+                _pct(m["recall"]),
+                _pct(m["evidence_overlap"]),
+            )
+            yield ("| " + " | ".join(nli_row) + " |") if markdown else "  ".join(nli_row)
+        yield ""
+
+
+def write_markdown(results: dict[str, Any], out: Path) -> None:
+    headline, details = results["headline"], results["details"]
+    lines = [
+        "# Evaluation on real contracts",
+        "",
+        "Generated by `citationgate eval --out docs/evaluation.md` — do not edit by hand.",
+        f"Date {headline['date']}, commit `{headline['commit']}`, data `{Path(headline['data']).name}/`.",
+        "",
+        "Data: CUAD v1, © The Atticus Project, Inc., CC BY 4.0; "
+        "ContractNLI, © Hitachi America, Ltd., CC BY 4.0.",
+        "",
+        *_lines(headline, details, markdown=True),
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
