@@ -147,6 +147,8 @@ def _next_word(text: str, pos: int) -> str:
 def _heading_like(text: str, pos: int) -> bool:
     """After a heading label: end of line, a capital, a digit, a quote or a bracket, not a lower-case word."""
     p = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+    if p < len(text) and text[p] in "-–—" and p + 1 < len(text) and text[p + 1] in " \t\u00a0":
+        p = _BLANKS.match(text, p + 1).end()  # type: ignore[union-attr]  # "SCHEDULE 2 - DATA PROCESSING"
     if p >= len(text) or text[p] == "\n":
         return True
     c = text[p]
@@ -353,7 +355,14 @@ def _fmt(label: str) -> str:
 _RESTARTS = ("article", "decimal1", "decimal2")  # top-level lists a table of contents may have run through
 
 
-def _sequence(cands: list[_Cand]) -> tuple[list[tuple[_Cand, int]], list[str]]:
+_CAPS_LINE = re.compile(r"(?m)^[^\S\n]*[A-Z][A-Z0-9 &,'’\-]{2,60}:?[^\S\n]*$")
+
+
+def _structural(family: str) -> bool:
+    return family == "article" or family.startswith(("decimal", "annex"))
+
+
+def _sequence(text: str, cands: list[_Cand]) -> tuple[list[tuple[_Cand, int]], list[str]]:
     """Accept candidates that continue or open a numbered sequence; give each its level."""
     stack: list[_Open] = []
     accepted: list[tuple[_Cand, int]] = []
@@ -371,6 +380,13 @@ def _sequence(cands: list[_Cand]) -> tuple[list[tuple[_Cand, int]], list[str]]:
             j = _find(stack, c.alt[0])
             if j >= 0 and stack[j].parts[0] == c.alt[1][0] - 1:
                 readings = [c.alt]
+        if accepted and not _structural(c.family) and stack and not _structural(stack[-1].family):
+            # an unlabelled capitals line ("RECITALS") between two lists closes the first one
+            prev = accepted[-1][0]
+            eol = text.find("\n", prev.rest, c.start)
+            if eol != -1 and _CAPS_LINE.search(text, eol + 1, c.start):
+                while stack and not _structural(stack[-1].family):
+                    stack.pop()
         placed = False
         for family, parts in readings:
             level = _place(stack, family, parts, c, gaps)
@@ -385,7 +401,10 @@ def _sequence(cands: list[_Cand]) -> tuple[list[tuple[_Cand, int]], list[str]]:
             i0, g0 = first[c.family]
             starts = [a.start for a, _ in accepted[i0:]] + [c.start]
             steps = sorted(b - a for a, b in itertools.pairwise(starts))
-            contents = len(steps) >= 3 and steps[len(steps) // 2] < 200
+            headings_only = all(
+                a.family in _RESTARTS or a.family.startswith("annex") for a, _ in accepted[i0:]
+            )
+            contents = headings_only and len(steps) >= 3 and steps[len(steps) // 2] < 200
             if contents or c.titled:
                 # a contents list is dropped; a titled "1. DEFINITIONS" after numbered recitals starts
                 # the body's own list (the recitals stay)
@@ -575,7 +594,7 @@ def detect_sections(
     """Detect the sections of `text`. `skip` holds ranges where no section may start (table cells,
     page furniture). Never raises on odd text; every Section has `0 <= start < end <= len(text)`."""
     cands = _drop_contents(text, _candidates(text, skip))
-    accepted, gaps = _sequence(cands)
+    accepted, gaps = _sequence(text, cands)
 
     # Ends: a section runs until the next one at the same or a higher level (a linear stack pass).
     ends = [len(text)] * len(accepted)
