@@ -137,7 +137,8 @@ def _clause_sections(sections: Sequence[Section]) -> list[Section]:
 
 
 _NEWLINES = re.compile(r"\r?\n(?:[^\S\n]*\r?\n)*[^\S\n]*")
-_SENTENCE_END = re.compile(r"[.;:!?][\"'”’)\]]*\s*$")
+_CLOSERS = "\"'”’)]"
+_ENDERS = (".", ";", ":", "!", "?")
 
 
 def _paragraph_breaks(text: str) -> list[int]:
@@ -156,7 +157,7 @@ def _paragraph_breaks(text: str) -> list[int]:
     for m in _NEWLINES.finditer(text):
         prev = text[line_start : m.start()].rstrip()
         line_start = m.end()
-        if m.group().count("\n") > 1 or _SENTENCE_END.search(prev) or len(prev) < 0.6 * full:
+        if len(prev) < 0.6 * full or prev.rstrip(_CLOSERS)[-1:] in _ENDERS or m.group().count("\n") > 1:
             out.append(m.end())
     return out
 
@@ -318,6 +319,7 @@ class Alignment:
     _edit_old_starts: list[int] = field(repr=False)
     _edits_by_new: list[WordEdit] = field(repr=False)
     _edit_new_starts: list[int] = field(repr=False)
+    _deltas: dict[int, int | None] = field(default_factory=dict, repr=False, compare=False)
 
     # lookups
     def old_unit_at(self, offset: int) -> Unit | None:
@@ -360,6 +362,14 @@ class Alignment:
     def map_span(self, start: int, end: int) -> MappedSpan | None:
         """Map old `[start, end)` to the new text (None when its unit was deleted outright)."""
         unit = self.old_unit_at(start)
+        if unit is not None and unit.body_start <= start and end <= unit.end:
+            # the common case, a span inside a paragraph whose text did not change: a shift
+            delta = self._delta(unit)
+            if delta is not None:
+                new = self.new_units[self.old_pair[unit.index]]
+                return MappedSpan(
+                    start=start + delta, end=end + delta, intact=True, edits=(), old_unit=unit, new_unit=new
+                )
         a = self.map_offset(start, side="start")
         b = self.map_offset(end, side="end")
         if unit is None or a is None or b is None:
@@ -381,6 +391,20 @@ class Alignment:
             old_unit=unit,
             new_unit=new_unit,
         )
+
+    def _delta(self, unit: Unit) -> int | None:
+        """For a unit paired with an identical one (character for character): the offset shift."""
+        cached = self._deltas.get(unit.index, False)
+        if cached is not False:
+            return cached
+        delta: int | None = None
+        j = self.old_pair.get(unit.index)
+        if j is not None and unit.index not in self.old_block:
+            new = self.new_units[j]
+            if self.old_text[unit.body_start : unit.end] == self.new_text[new.body_start : new.end]:
+                delta = new.body_start - unit.body_start
+        self._deltas[unit.index] = delta
+        return delta
 
     def edits_between_old(self, start: int, end: int, *, strict: bool = False) -> list[WordEdit]:
         """Word edits touching old `[start, end)`. `strict`: an insertion at either edge is outside."""

@@ -48,10 +48,11 @@ import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from citationgate.align import Alignment, Unit, WordEdit, align, segment, tokens, word_opcodes
 from citationgate.audit import AuditEvent
@@ -446,11 +447,45 @@ class _Run:
     _outcomes: list[ClauseOutcome] | None = None
     _playbook_error: str | None = None
     events: list[AuditEvent] = field(default_factory=list)
+    _words: dict[str, set[int]] | None = None
+    _by_section: dict[str | None, list[int]] | None = None
+    at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="microseconds"))
+    _old_edits: dict[tuple[int, int], list[WordEdit]] = field(default_factory=dict)
+    _new_edits: dict[tuple[int, int], list[WordEdit]] = field(default_factory=dict)
+
+    def old_edits(self, al: Alignment, start: int, end: int) -> list[WordEdit]:
+        key = (start, end)
+        if key not in self._old_edits:
+            self._old_edits[key] = al.edits_between_old(start, end, strict=True)
+        return self._old_edits[key]
+
+    def new_edits(self, al: Alignment, start: int, end: int) -> list[WordEdit]:
+        key = (start, end)
+        if key not in self._new_edits:
+            self._new_edits[key] = al.edits_between_new(start, end, strict=True)
+        return self._new_edits[key]
 
     def old_index(self) -> QuoteIndex | None:
         if self._old_index is None and self.old is not None:
             self._old_index = QuoteIndex(self.old.text)
         return self._old_index
+
+    def word_index(self) -> dict[str, set[int]]:
+        """Normalized word → the new version's units that contain it."""
+        if self._words is None:
+            self._words = {}
+            text = self.new.text
+            for u in self.new_units():
+                for k in set(tokens(text, u.body_start, u.end).keys):
+                    self._words.setdefault(k, set()).add(u.index)
+        return self._words
+
+    def units_of_section(self) -> dict[str | None, list[int]]:
+        if self._by_section is None:
+            self._by_section = {}
+            for u in self.new_units():
+                self._by_section.setdefault(u.section, []).append(u.index)
+        return self._by_section
 
     def new_units(self) -> tuple[Unit, ...]:
         if self._new_units is None:
@@ -574,6 +609,7 @@ def _event(
         if c.became_span is not None:
             payload["became"] = {"start": c.became_span[0], "end": c.became_span[1]}
     return AuditEvent(
+        at=run.at,
         action=action,
         result=result,
         actor=run.actor,
@@ -670,15 +706,14 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     ns, ne, _ = _context_region(run.new_clauses, new_unit, anchor[0], anchor[1])
     around = {
         e
-        for e in al.edits_between_old(rs, re_, strict=True)
+        for e in run.old_edits(al, rs, re_)
         if not (c.start <= e.old_start and e.old_end <= c.end and not _at_edge(e.old_start, e.old_end, c))
     }
     around |= {
         e
-        for e in al.edits_between_new(ns, ne, strict=True)
+        for e in run.new_edits(al, ns, ne)
         if not (anchor[0] <= e.new_start and e.new_end <= anchor[1] and not _at_new_edge(e, anchor))
     }
-    where = _where(run, anchor)
     if around:
         edits = sorted(around, key=lambda e: (_distance(e, start, end), e.old_start))[:EDITS_SHOWN]
         clause = f"clause {label}" if label else "the paragraph"
@@ -688,14 +723,14 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
             f"the quoted words are unchanged, but {clause} around them changed: {desc}{more}; needs review"
         )
         if relocated:
-            reason += f" (found at a new place: {where})"
+            reason += f" (found at a new place: {_where(run, anchor)})"
         return CitationOutcome(status=CONTEXT_CHANGED, reason=reason, old=c, new=vq, edits=tuple(edits))
     if relocated:
         why = "its paragraph was deleted" if mapped is None else "its old place was edited"
         return CitationOutcome(
             status=MOVED,
             reason=f"the words are no longer where they were ({why}); "
-            f"found unchanged at {where} and re-anchored",
+            f"found unchanged at {_where(run, anchor)} and re-anchored",
             old=c,
             new=vq,
         )
@@ -773,6 +808,8 @@ def _taken(run: _Run, al: Alignment, c: OldCitation, occ: Sequence[tuple[int, in
 
 def _choose(run: _Run, c: OldCitation, occ: Sequence[tuple[int, int]], near: int) -> tuple[int, int]:
     """Deterministic choice among identical occurrences: clause label, context, proximity, offset."""
+    if len(occ) == 1:
+        return occ[0]
     text = run.new.text
     old_ctx = normalize_quote(c.prefix), normalize_quote(c.suffix)
 
@@ -836,7 +873,7 @@ def _context_words(s: str, *, from_end: bool) -> list[str]:
         k = 0
         while k < len(toks) and _LABEL_TOKEN.match(toks[k]):
             k += 1
-        words.extend(normalize_quote(t) for t in toks[k:])
+        words.extend(t if t.isascii() else normalize_quote(t) for t in toks[k:])
     # the window was cut at a fixed width: its outer word may be partial
     if words and s and not s[0 if from_end else -1].isspace():
         words = words[1:] if from_end else words[:-1]
@@ -950,12 +987,15 @@ def _became_unaligned(run: _Run, c: OldCitation) -> tuple[int, int] | None:
     text = run.new.text
     pseudo = c.prefix + c.text + c.suffix
     q0, q1 = len(c.prefix), len(c.prefix) + len(c.text)
-    candidates = {u.index for u in units if c.section is not None and u.section == c.section}
-    hits = process.extract(
-        normalize_quote(c.text), [u.key for u in units], scorer=fuzz.token_set_ratio, limit=3
-    )
-    candidates.update(h[2] for h in hits)
     qt = tokens(pseudo, 0, len(pseudo))
+    candidates = set(run.units_of_section().get(c.section, ())) if c.section is not None else set()
+    # the paragraphs sharing most of the quote's distinct words (an inverted index, built once)
+    words = run.word_index()
+    shared: dict[int, int] = {}
+    for w in {k for k, s, e in zip(qt.keys, qt.starts, qt.ends, strict=True) if s >= q0 and e <= q1}:
+        for ui in words.get(w, ()):
+            shared[ui] = shared.get(ui, 0) + 1
+    candidates.update(sorted(shared, key=lambda ui: (-shared[ui], ui))[:3])
     inside = [k for k, (s, e) in enumerate(zip(qt.starts, qt.ends, strict=True)) if s >= q0 and e <= q1]
     if not inside:
         return None
