@@ -145,6 +145,68 @@ def test_lines_that_only_look_numbered_are_rejected(text: str, expected: list[st
     assert labels(text) == expected
 
 
+MORE_FOUND = [
+    ("1.\u00a0\u00a0Scope\u00a0of\u00a0work\nText.\n2.\u00a0Fees\nText.\n", ["1", "2"]),
+    (
+        "Article 1.Amendment of the Agreement\nText.\nArticle 2.Governing Law\nText.\n",
+        ["Article 1", "Article 2"],
+    ),
+    ("1 SCOPE\nText.\n2 FEES\nText.\n", ["1", "2"]),
+    (
+        "1. Fees\nText.\nSCHEDULE 1 - SERVICES\n1. Scope. Text.\n2. Levels. Text.\n",
+        ["1", "SCHEDULE 1", "1", "2"],
+    ),
+    (
+        "1. Sponsor is a company.\n2. Agent is a firm.\n"
+        "1. DEFINITIONS\nText.\n2. SCOPE\nText.\n3. FEES\nText.\n",
+        ["1", "2", "1", "2", "3"],
+    ),
+    (
+        "1. Definitions\n(a) first term;\n(b) second term;\n(c) third term;\n1.1 Interpretation\nText.\n"
+        "2. Scope\nText.\n",
+        ["1", "(a)", "(b)", "(c)", "1.1", "2"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    MORE_FOUND,
+    ids=[
+        "nbsp-after-label",
+        "no-space-after-article-dot",
+        "bare-number-capitals-heading",
+        "schedule-dash-title-restarts",
+        "titled-1-after-numbered-recitals",
+        "short-list-items-are-not-a-contents-list",
+    ],
+)
+def test_more_heading_shapes(text: str, expected: list[str]) -> None:
+    """Label shapes seen in real filings, and the restarts they need."""
+    assert labels(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Term\nThe territory is described in the attached\nEXHIBIT D. It is fixed.\n2. Fees\nText.\n",
+        "1. Term\nAs defined in Section\n11.1 [RENEWAL], the term renews.\n2. Fees\nText.\n",
+        "1. Term\nEither party may go to arbitration under\nSection 12.2 [ARBITRATION].\n2. Fees\nText.\n",
+    ],
+    ids=["attached-exhibit", "in-section", "under-section"],
+)
+def test_a_line_that_runs_on_makes_the_next_label_a_cross_reference(text: str) -> None:
+    """A line ending in 'in', 'under', 'attached', 'Section' … continues into the label: not a heading."""
+    assert labels(text) == ["1", "2"]
+
+
+def test_a_capitals_line_closes_a_list() -> None:
+    """Parties (1), (2) and recitals (A), (B) under their own capitals headings are sibling lists."""
+    text = "PARTIES\n(1) ACME LLC; and\n(2) BETA INC.\nRECITALS\n(A) Acme sells.\n(B) Beta buys.\n"
+    text += "1. DEFINITIONS\n"
+    assert levels(text) == [("(1)", 1), ("(2)", 1), ("(A)", 1), ("(B)", 1), ("1", 1)]
+
+
 def test_skip_ranges_hold_no_section() -> None:
     """A numbered line inside a skipped range (a table cell, page furniture) is not a section."""
     text = "1. Scope\nText.\n2. Fees\nItem table:\n3. Widget  10\n3. Term\nText.\n"
