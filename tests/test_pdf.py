@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from citationgate.cli import app
 from ingest import CorruptFileError, Document, EncryptedFileError, load_document
-from ingest.fidelity import pdf_bad_characters, pdf_page_similarity
+from ingest.fidelity import pdf_bad_characters, pdf_check, pdf_page_similarity
 from ingest.furniture import find_furniture, is_page_number
 
 runner = CliRunner()
@@ -368,3 +368,98 @@ def test_real_cuad_pdfs_ingest_and_offsets_map_to_pages(shared_data: Path, doc_i
             assert doc.page_of(p.start) == p.number and doc.page_of(p.end - 1) == p.number
     for s in doc.sections:
         assert 0 <= s.start < s.end <= len(doc.text)
+
+
+def _outlined(third_heading: str) -> bytes:
+    """Three bookmarked clauses; the third's printed heading is given (numbered or not)."""
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    pdf.add_page()
+    clauses = [
+        ("1. Scope", "1. Scope", "The Supplier shall provide the Services."),
+        ("2. Fees", "2. Fees", "Fees are due in thirty days."),
+        ("3. Term", third_heading, "The term is one year, renewing each year."),
+    ]
+    for bookmark, heading, body in clauses:
+        pdf.start_section(bookmark)
+        pdf.multi_cell(0, 6, f"{heading}\n{body}", new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+@pytest.mark.parametrize(
+    ("third_heading", "status", "found"),
+    [("3. Term", "ready", 3), ("Term", "withheld", 2)],
+    ids=["outline-matched", "fewer-than-outline"],
+)
+def test_sections_expected_come_from_the_outline(
+    tmp_path: Path, third_heading: str, status: str, found: int
+) -> None:
+    """The outline counts the sections; finding fewer than it lists withholds the document."""
+    doc = load_document(_write(tmp_path, "outlined.pdf", _outlined(third_heading)))
+    assert doc.sections_expected == 3
+    assert len(doc.sections) == found
+    assert doc.status == status
+    if status == "withheld":
+        assert doc.reasons == (
+            "found 2 sections but the PDF's outline lists 3; part of its structure was not read",
+        )
+
+
+def test_no_outline_means_sections_expected_unknown(contract: Document) -> None:
+    """Without bookmarks there is nothing independent to count: None, and a note says so."""
+    assert contract.sections_expected is None
+    assert any("no outline" in n for n in contract.notes)
+
+
+def test_text_drawn_as_shapes_is_withheld(tmp_path: Path) -> None:
+    """A page of vector shapes and no text (outlined glyphs) has no text layer either."""
+    pdf = FPDF()
+    pdf.add_page()
+    for i in range(300):
+        pdf.rect(10 + (i % 20) * 9, 10 + (i // 20) * 9, 5, 5)
+    doc = load_document(_write(tmp_path, "drawn.pdf", bytes(pdf.output())))
+    assert doc.reasons == ("page 1 has no text layer (its text is drawn as shapes); OCR it first",)
+
+
+def _check(pages: list[str], second: list[str]) -> tuple[float, tuple[str, ...], str]:
+    result = pdf_check(
+        pages,
+        [[] for _ in pages],
+        second,
+        keys=frozenset(),
+        shapes=[(0.0, 0)] * len(second),
+        min_page_chars=30,
+        min_image_cover=0.3,
+        min_paths=200,
+    )
+    return result.fidelity.value, result.reasons, result.fidelity.detail
+
+
+BODY = "The Supplier shall provide the Services with reasonable skill and care at all times. "
+
+
+@pytest.mark.parametrize(
+    ("pages", "second", "reason"),
+    [
+        ([BODY * 3, BODY * 3], [BODY * 3, BODY * 3], None),
+        (
+            [BODY * 3, BODY * 3],
+            [BODY * 3, "Something else entirely, read from another page. " * 5],
+            "below 99.5%",
+        ),
+        ([BODY * 3, BODY * 3], [BODY * 3], "disagree on the page count"),
+        ([BODY * 3 + "\ufffd" * 20], [BODY * 3 + "\ufffd" * 20], "unreadable glyphs"),
+        ([BODY * 3 + "(cid:3)" * 10], [BODY * 3 + "(cid:3)" * 10], "unreadable glyphs"),
+    ],
+    ids=["agree", "page-differs", "page-count", "replacement-chars", "cid-glyphs"],
+)
+def test_fidelity_check_and_shared_error_guards(
+    pages: list[str], second: list[str], reason: str | None
+) -> None:
+    """The two readings are compared per page; errors both readers share are caught by guards."""
+    value, reasons, detail = _check(pages, second)
+    if reason is None:
+        assert value == 1.0 and reasons == ()
+    else:
+        assert any(reason in r for r in reasons), reasons
+    assert "lowest page" in detail
