@@ -663,6 +663,10 @@ def _reverify_citation(run: _Run, c: OldCitation) -> CitationOutcome:
 
 
 def _overlapping(occ: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int] | None:
+    """The occurrence at `[start, end)` exactly, else the overlapping one starting nearest to it."""
+    i = bisect.bisect_left(occ, (start, end))
+    if i < len(occ) and occ[i] == (start, end):
+        return occ[i]
     best = None
     for o in occ:
         overlaps = o[0] < max(end, start + 1) and o[1] > start
@@ -739,6 +743,13 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
             status=MOVED,
             reason=f"renumbered: {c.section or '(no clause)'} → {vq.section or '(no clause)'}; "
             f"re-anchored to [{vq.start}, {vq.end})",
+            old=c,
+            new=vq,
+        )
+    if old_unit is not None and al.old_kind.get(old_unit.index) == "moved":
+        return CitationOutcome(
+            status=MOVED,
+            reason=f"its paragraph moved; found unchanged at {_where(run, anchor)} and re-anchored",
             old=c,
             new=vq,
         )
