@@ -110,7 +110,9 @@ _DEFINING_VERBS = (
     "shall refer to|is defined|includes|shall include"
 ).replace(" ", _SP)
 _DEFINES = re.compile(
-    r"[^\S\n]*(?:[\"“”'‘’]{1,2}[A-Z][^\"“”\n]{0,80}?[\"“”'‘’]{1,2}|[A-Z](?:[A-Z0-9&/\-]|[^\S\n]){1,60}[A-Z0-9])"
+    r"[^\S\n]*(?:[\"“”'‘’]{1,2}[A-Z][^\"“”\n]{0,80}?[\"“”'‘’]{1,2}|[A-Z](?:[A-Z0-9&/\-]|[^\S\n]){1,60}[A-Z0-9]"
+    # or a Title Case term: "Affiliate means", "Competitor Change of Control means"
+    r"|[A-Z][\w’'&/\-]*(?:[^\S\n]+(?:[A-Z][\w’'&/\-]*|of|and|or|the|for|to|in|on|a|an)){0,7})"
     r"(?:[^\S\n]|,)*(?:\([^)\n]{0,80}\)(?:[^\S\n]|,)*)?"
     rf"(?:{_DEFINING_VERBS})\b"
 )
@@ -306,7 +308,7 @@ def _candidates(text: str, skip: Sequence[tuple[int, int]]) -> list[_Cand]:
 
 def _drop_contents(text: str, cands: list[_Cand]) -> list[_Cand]:
     """Remove a table of contents: 3+ top-level labels in a row with no text between them whose
-    labels appear again later in the document."""
+    labels appear again later in the document; and lists of schedules (annex labels a line each)."""
     top = [
         i
         for i, c in enumerate(cands)
@@ -320,6 +322,15 @@ def _drop_contents(text: str, cands: list[_Cand]) -> list[_Cand]:
         return len(text[cands[i].rest : nxt].strip()) <= 160
 
     def flush() -> None:
+        # a list of schedules ("Annex 1: …\nAnnex 2: …\nSchedule 3.2: …"): two or more annex labels in a
+        # row with a line each are a list of what is attached, not the attachments themselves
+        annex = [i for i in run if cands[i].family.startswith("annex")]
+        if (
+            len(annex) >= 2
+            and all(b == a + 1 for a, b in itertools.pairwise(annex))
+            and any(c.family in ("article", "decimal1") and c.parts == (1,) for c in cands[annex[-1] + 1 :])
+        ):
+            drop.update(annex)  # ... when the body's own "1." or "ARTICLE I" comes after the list
         if len(run) >= 3:
             later = {(cands[j].family, cands[j].parts) for j in range(run[-1] + 1, len(cands))}
             again = [i for i in run if (cands[i].family, cands[i].parts) in later]

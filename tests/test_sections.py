@@ -200,6 +200,14 @@ def test_a_line_that_runs_on_makes_the_next_label_a_cross_reference(text: str) -
     assert labels(text) == ["1", "2"]
 
 
+def test_a_list_of_schedules_before_the_body_is_not_a_schedule() -> None:
+    """'Annex 1: …' lines listing what is attached, then the body: the body is not inside 'Annex 2'."""
+    text = (
+        "Annex 1: Term Sheet\nAnnex 2: Prices\nSchedule 3.2: Plan\n\n1. DEFINITIONS\nText.\n2. SCOPE\nText.\n"
+    )
+    assert levels(text) == [("1", 1), ("2", 1)]
+
+
 def test_a_capitals_line_closes_a_list() -> None:
     """Parties (1), (2) and recitals (A), (B) under their own capitals headings are sibling lists."""
     text = "PARTIES\n(1) ACME LLC; and\n(2) BETA INC.\nRECITALS\n(A) Acme sells.\n(B) Beta buys.\n"
@@ -282,11 +290,16 @@ def test_gaps_are_reported(text: str, gaps: list[str]) -> None:
             ["definition", "definition"],
         ),
         (
+            "1.1 Affiliate means a company under common control.\n"
+            "1.2 Competitor Change of Control means a sale.\n",
+            ["definition", "definition"],
+        ),
+        (
             "ARTICLE I\nDEFINITIONS\nText.\nSchedule 1 Prices\nText.\nExhibit A Form\nText.\n",
             ["article", "schedule", "exhibit"],
         ),
     ],
-    ids=["quoted-terms", "capitalised-terms", "article-schedule-exhibit"],
+    ids=["quoted-terms", "capitalised-terms", "title-case-terms", "article-schedule-exhibit"],
 )
 def test_section_kinds(text: str, kinds: list[str]) -> None:
     """A section whose only job is to define a term is a definition; articles, schedules, exhibits."""
