@@ -140,21 +140,24 @@ def pdf_check(
 
     dist = total = 0
     sims: list[float] = []
+    totals: list[int] = []
     for a, b_page in zip(bodies, second, strict=False):
         b = without_ranges(b_page, page_furniture(b_page, keys))
         d, t = pdf_page_similarity(a, b)
         dist += d
         total += t
         sims.append(1.0 - d / t if t else 1.0)
+        totals.append(t)
     value = 1.0 - dist / total if total else 0.0
-    if sims:
-        worst = min(range(len(sims)), key=sims.__getitem__)
+    compared = [i for i, t in enumerate(totals) if t]
+    if compared:
+        worst = min(compared, key=sims.__getitem__)
         detail = (
-            f"{len(sims)} pages compared; lowest page {worst + 1}: {sims[worst]:.4f}; "
+            f"{len(compared)} pages with text compared; lowest page {worst + 1}: {sims[worst]:.4f}; "
             "whitespace and page furniture left out"
         )
     else:
-        detail = "no pages to compare"
+        detail = "no text on any page to compare"
     if total and value < MIN_FIDELITY:
         low = [i + 1 for i, s in enumerate(sims) if s < MIN_FIDELITY]
         reasons.append(
