@@ -411,7 +411,9 @@ class Alignment:
         out = []
         i = bisect.bisect_left(self._edit_old_starts, start - 1)
         i = max(0, i - 1)
-        for e in self._edits_by_old[i:]:
+        edits = self._edits_by_old
+        for k in range(i, len(edits)):
+            e = edits[k]
             if e.old_start > end:
                 break
             if _touches(e.old_start, e.old_end, start, end, strict=strict):
@@ -423,7 +425,9 @@ class Alignment:
         out = []
         i = bisect.bisect_left(self._edit_new_starts, start - 1)
         i = max(0, i - 1)
-        for e in self._edits_by_new[i:]:
+        edits = self._edits_by_new
+        for k in range(i, len(edits)):
+            e = edits[k]
             if e.new_start > end:
                 break
             if _touches(e.new_start, e.new_end, start, end, strict=strict):

@@ -201,7 +201,7 @@ class OldCitation:
             section=d.get("section"),
             prefix=d.get("prefix") or "",
             suffix=d.get("suffix") or "",
-            occurrences=tuple((int(o["start"]), int(o["end"])) for o in d.get("occurrences") or ()),
+            occurrences=tuple((o["start"], o["end"]) for o in d.get("occurrences") or ()),
         )
 
     @property
@@ -381,7 +381,7 @@ class _Locator:
         self.doc = doc
         text = doc.text
         self.astral = [m.start() for m in _ASTRAL.finditer(text)]
-        order = {id(s): i for i, s in enumerate(doc.sections)}
+        rank = {id(s): (s.level, i) for i, s in enumerate(doc.sections)}  # section_at's tie-break
         events: dict[int, list[tuple[int, Section]]] = {}
         for s in doc.sections:
             if s.end <= s.start:
@@ -397,9 +397,9 @@ class _Locator:
                     active[id(s)] = s
                 else:
                     active.pop(id(s), None)
-            best = max(active.values(), key=lambda x: (x.level, order[id(x)]), default=None)
+            best = max(active, key=rank.__getitem__, default=None)
             self.starts.append(pos)
-            self.labels.append(best.label if best else None)
+            self.labels.append(active[best].label if best is not None else None)
 
     def section(self, offset: int) -> str | None:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -568,11 +568,12 @@ def _reverify_finding(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
             )
         else:
             cites = []
+            several = len(olds) > 1
             for c in olds:
                 out = _reverify_citation(run, c) if c.checkable else _carried(c)
                 cites.append(out)
-                if c.checkable:
-                    run.events.append(_event(run, f, "reverify-citation", out.status, out.reason, out))
+                if c.checkable and several:  # one citation: the finding's own event records it
+                    run.events.append(_event(run, f, "reverify-citation", out.status, out.reason, (out,)))
             status, reason = _aggregate(cites)
             outcome = FindingOutcome(
                 id=fid,
@@ -583,7 +584,7 @@ def _reverify_finding(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
                 citations=tuple(cites),
                 previous=f,
             )
-    run.events.append(_event(run, f, "reverify", outcome.status, outcome.reason, None))
+    run.events.append(_event(run, f, "reverify", outcome.status, outcome.reason, outcome.citations))
     return outcome
 
 
@@ -594,20 +595,33 @@ def _carried(c: OldCitation) -> CitationOutcome:
 
 
 def _event(
-    run: _Run, f: Mapping[str, Any], action: str, result: str, reason: str, c: CitationOutcome | None
+    run: _Run,
+    f: Mapping[str, Any],
+    action: str,
+    result: str,
+    reason: str,
+    cites: Sequence[CitationOutcome],
 ) -> AuditEvent:
+    """An audit event: the finding (and its citations' old and new spans) against the new version."""
     payload: dict[str, Any] = {
         "finding": f.get("id"),
         "previous_review_id": run.previous_review_id,
         "previous_document_sha256": run.old.text_sha256 if run.old is not None else None,
     }
-    if c is not None:
-        payload["citation"] = c.old.index
-        payload["old"] = {"start": c.old.start, "end": c.old.end, "section": c.old.section}
-        if c.new is not None:
-            payload["new"] = {"start": c.new.start, "end": c.new.end, "section": c.new.section}
-        if c.became_span is not None:
-            payload["became"] = {"start": c.became_span[0], "end": c.became_span[1]}
+    if cites:
+        spans = []
+        for c in cites:
+            span: dict[str, Any] = {
+                "citation": c.old.index,
+                "status": c.status,
+                "old": [c.old.start, c.old.end, c.old.section],
+            }
+            if c.new is not None:
+                span["new"] = [c.new.start, c.new.end, c.new.section]
+            if c.became_span is not None:
+                span["became"] = list(c.became_span)
+            spans.append(span)
+        payload["citations"] = spans
     return AuditEvent(
         at=run.at,
         action=action,
@@ -621,6 +635,8 @@ def _event(
 
 
 def _aggregate(cites: Sequence[CitationOutcome]) -> tuple[str, str]:
+    if len(cites) == 1 and cites[0].status in (VERIFIED, MOVED, CONTEXT_CHANGED, STALE):
+        return cites[0].status, cites[0].reason
     checked = [c for c in cites if c.status in (VERIFIED, MOVED, CONTEXT_CHANGED, STALE)]
     stale = [c for c in checked if c.status == STALE]
     n = len(checked)
