@@ -91,7 +91,7 @@ def _damaged(name: str, exc: BaseException | str) -> CorruptFileError:
 def _open_reader(name: str, data: bytes) -> pypdf.PdfReader:
     if b"%PDF-" not in data[:1024]:
         raise CorruptFileError(f"{name}: not a PDF file (no '%PDF-' header; expected a PDF document)")
-    if b"%%EOF" not in data[-4096:] and b"%%EOF" not in data:
+    if b"%%EOF" not in data:
         raise CorruptFileError(
             f"{name}: the PDF is truncated (no end-of-file marker; expected a complete PDF)"
         )
@@ -186,7 +186,9 @@ def _second_reading(name: str, data: bytes) -> tuple[SecondReading, list[tuple[f
         raise _damaged(name, f"the second reader failed: {_short(exc)}") from None
     finally:
         pdf.close()
-    return SecondReading(pages=tuple(texts), version=str(getattr(pdfium, "PYPDFIUM_INFO", ""))), shapes
+    return SecondReading(
+        pages=tuple(texts), version=f"pypdfium2 {getattr(pdfium, 'PYPDFIUM_INFO', '')}"
+    ), shapes
 
 
 def _page_shapes(page: Any) -> tuple[float, int]:
@@ -272,7 +274,12 @@ def load_pdf(path: Path, data: bytes) -> Document:
         notes=tuple(notes),
         furniture=furniture,
         sections_expected=outline,
-        metadata={"pages": len(pages), "producer": producer, "reader": f"pypdf {pypdf.__version__}"},
+        metadata={
+            "pages": len(pages),
+            "producer": producer,
+            "reader": f"pypdf {pypdf.__version__}",
+            "second_reader": second.version,
+        },
     )
 
 
