@@ -124,16 +124,25 @@ class _Context:
 
 
 def coverage_of(doc: Document) -> tuple[str, ...]:
-    """The parts of the document a whole-text search covers (the parts the document has)."""
+    """The parts of the document a whole-text search covers (the parts the document has).
+
+    Read from the Document: section kinds, generated and furniture spans, and the regions an ingest
+    reader records in `metadata["regions"]` (DOCX tables, text boxes, footnotes and endnotes).
+    """
     kinds = {s.kind for s in doc.sections}
     span_kinds = {s.kind for s in (*doc.generated, *doc.furniture)}
+    regions = doc.metadata.get("regions") or ()
+    span_kinds |= {str(r.get("kind")) for r in regions if isinstance(r, Mapping)}
+    annex = re.compile(r"^\s*(?:schedule|exhibit|annex|appendix|attachment)\b", re.IGNORECASE)
     parts = ["body"]
-    if "table" in kinds or "table" in span_kinds or doc.metadata.get("tables"):
+    if "table" in kinds or "table" in span_kinds:
         parts.append("tables")
-    if kinds & {"schedule", "exhibit"}:
+    if kinds & {"schedule", "exhibit"} or any(annex.match(f"{x.label} {x.heading}") for x in doc.sections):
         parts.append("schedules")
-    if "footnote" in span_kinds or doc.metadata.get("footnotes"):
+    if span_kinds & {"footnote", "endnote"}:
         parts.append("footnotes")
+    if "textbox" in span_kinds:
+        parts.append("text_boxes")
     if doc.furniture:
         parts.append("headers_footers")
     return tuple(parts)

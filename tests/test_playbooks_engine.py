@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from ingest import Document, load_document
 from playbooks import ClauseOutcome, list_playbooks, load_playbook, run_playbook, run_tests
+from playbooks.engine import coverage_of
 from playbooks.library import document_from_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -308,3 +309,20 @@ def test_cuad_contracts_run_and_quotes_slice_back(shared_data: Path) -> None:
         outcomes = run_playbook(doc, pb)
         assert {o.rule for o in outcomes} >= {c.id for c in pb.clauses}
         _assert_spans(doc, outcomes)
+
+
+@pytest.mark.parametrize(
+    ("sample", "parts"),
+    [
+        ("northwind_msa.docx", {"body", "tables", "schedules"}),
+        ("harbor_msa.pdf", {"body", "schedules", "headers_footers"}),
+        ("meridian_msa.txt", {"body", "schedules"}),
+    ],
+    ids=["docx-table-and-schedule", "pdf-furniture", "text"],
+)
+def test_coverage_names_the_parts_searched(sample: str, parts: set[str]) -> None:
+    # an absence finding's coverage lists the parts of this document the whole-text search went through
+    path = SAMPLES / sample
+    if not path.exists():
+        pytest.skip(f"{sample} not built")
+    assert set(coverage_of(load_document(path))) == parts
