@@ -12,8 +12,9 @@ Each miss is classified by what would have found it, so the gate knows which tol
   hyphen     — found once a hyphen followed by whitespace *in the quote* is closed up ("non- exclusive"
                → "non-exclusive", "Agree- ment" → "Agreement"): the .txt turned the PDF's line-break
                hyphen into "- ", which the gate's line-break-hyphen view does not yet accept
-  glyphs     — found once everything but letters and digits is ignored (look-alike characters,
-               punctuation that differs between the .txt and the PDF)
+  glyphs     — found once everything but letters and digits is ignored: look-alike characters, or a
+               space inside a token on one side ("14t h" in CUAD's .txt where the PDF prints "14th";
+               "‘MIL ’" where pypdf adds a space from glyph positions and pdfium reads "‘MIL’")
   absent     — not found even then (the .txt and the PDF disagree in words)
 
 Run: python benchmarks/pdf_spans.py [--misses N]   (prints per file, overall, and N misses per class)
