@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "BOOL_CUES",
     "CUES",
     "EXCLUSION_TRIGGERS",
     "Hit",
@@ -369,8 +370,31 @@ CUES: Mapping[str, tuple[str, ...]] = {
     ),
     "fraud": (r"\bfraud\w*",),
     "death_personal_injury": (r"\bdeath\b", r"\b(?:personal|bodily)\s+injur\w*"),
+    "fees_paid_or_payable": (
+        r"(?:fees|charges|amounts)\s+(?:paid\s+(?:or|and/or)\s+payable|payable\s+or\s+paid)",
+    ),
+    "fees_paid_preceding": (r"(?:fees|charges|amounts)\s+(?:actually\s+)?paid",),
+    "total_fees": (r"total\s+(?:fees|contract\s+value|charges)(?!\s+(?:actually\s+)?paid)",),
+    "order_form": (
+        r"(?:under|in)\s+the\s+(?:applicable|relevant)\s+(?:order\s+form|statement\s+of\s+work|sow)",
+    ),
     "payment_obligations": (
         r"\b(?:payment\s+obligations|fees\s+(?:due|payable|owed)|obligation\s+to\s+pay)\b",
+    ),
+}
+
+#: Built-in cues for common bool fields, by field name: (true_if, false_if).
+BOOL_CUES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "mutual": (
+        (r"\b(?:each|either|neither)\s+party", r"\b(?:each|either|neither)\s+of\s+the\s+parties"),
+        (
+            r"\b(?:supplier|vendor|provider|contractor|consultant|licensor)['’]s\s+"
+            r"(?:entire|aggregate|total|maximum|cumulative)?\s*liability",
+        ),
+    ),
+    "consequential_excluded": (
+        (r"(?:indirect|consequential|special|incidental|punitive)[^.]{0,40}(?:damages|loss)",),
+        (),
     ),
 }
 

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from playbooks.errors import PlaybookError
-from playbooks.extract import CUES, EXCLUSION_TRIGGERS
+from playbooks.extract import BOOL_CUES, CUES, EXCLUSION_TRIGGERS
 from playbooks.predicates import FieldKind, Predicate, PredicateSyntaxError, parse_predicate
 
 __all__ = [
@@ -142,10 +142,10 @@ class ClauseModel(_Strict):
 
 class CheckModel(_Strict):
     id: str = Field(pattern=_ID)
-    title: str
+    title: str | None = None  # default: the id in words
     requires: list[str] = Field(min_length=1)
     when: dict[str, Any]  # the position that must hold
-    reason: str  # said when it does not hold
+    reason: str = "the cross-clause position does not hold"  # said when it does not hold
     claim: str | None = None
     fail_outcome: Outcome = "unacceptable"
     severity: dict[Outcome, Severity] = Field(default_factory=dict)
@@ -531,7 +531,8 @@ def _compile(
             when = parse_predicate(k.when, fields=kinds, path=(*kloc, "when"))
         except PredicateSyntaxError as exc:
             raise fail(exc.path, exc.message) from None
-        checks.append(CompiledCheck(id=k.id, title=k.title, model=k, when=when))
+        title = k.title or k.id.replace("_", " ").capitalize()
+        checks.append(CompiledCheck(id=k.id, title=title, model=k, when=when))
     for ti, t in enumerate(model.tests):
         for cid in t.expect:
             if cid not in seen and cid not in {k.id for k in model.checks} and cid not in _DOC_CHECK_RULES:
@@ -542,6 +543,7 @@ def _compile(
     return tuple(clauses), tuple(checks)
 
 
+_CATCH_ALL = ("unclear", "other", "none")  # enum values that mean "no cue matched": need no cues
 _DOC_CHECK_RULES = ("placeholders", "number_words", "cross_references", "undefined_terms", "unused_terms")
 
 
@@ -562,7 +564,7 @@ def _compile_field(
                 cues[v] = rxs(spec.cues[v], (*floc, "cues", v))
             elif v in CUES:
                 cues[v] = tuple(re.compile(p, re.IGNORECASE) for p in CUES[v])
-            elif v != spec.default:
+            elif v != spec.default and v not in _CATCH_ALL:
                 raise fail(
                     (*floc, "values"),
                     f"no cues for value '{v}' "
@@ -570,8 +572,15 @@ def _compile_field(
                 )
     if spec.type == "duration" and spec.unit is None:
         raise fail((*floc, "type"), "a duration needs a unit (hours, days, weeks, months or years)")
-    if spec.type == "bool" and not (spec.true_if or spec.false_if):
-        raise fail((*floc, "type"), "a bool needs true_if and/or false_if cues")
+    true_if, false_if = spec.true_if, spec.false_if
+    if spec.type == "bool" and not (true_if or false_if):
+        if fname not in BOOL_CUES:
+            raise fail(
+                (*floc, "type"),
+                "a bool needs true_if and/or false_if cues "
+                f"(built-in cues exist for: {', '.join(BOOL_CUES)})",
+            )
+        true_if, false_if = list(BOOL_CUES[fname][0]), list(BOOL_CUES[fname][1])
     if spec.anywhere and not spec.near:
         raise fail((*floc, "anywhere"), "anywhere: true needs near patterns to say where to read")
     if spec.type == "text" and not spec.pattern:
@@ -588,8 +597,8 @@ def _compile_field(
         near=rxs(spec.near, (*floc, "near")),
         closest_to=rxs(spec.closest_to or spec.near, (*floc, "closest_to" if spec.closest_to else "near")),
         cues=cues,
-        true_if=rxs(spec.true_if, (*floc, "true_if")),
-        false_if=rxs(spec.false_if, (*floc, "false_if")),
+        true_if=rxs(true_if, (*floc, "true_if")),
+        false_if=rxs(false_if, (*floc, "false_if")),
         after=after,
         pattern=pattern,
     )

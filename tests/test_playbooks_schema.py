@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from playbooks import PlaybookError, list_playbooks, load_playbook
+from playbooks import PlaybookError, list_playbooks, load_playbook, run_tests
 from playbooks.library import BUILTIN_DIR
 
 GOOD = """\
@@ -182,3 +182,16 @@ def test_builtins_load() -> None:
     ids = {pb.id for pb in list_playbooks()}
     assert ids == {p.stem for p in BUILTIN_DIR.glob("*.yaml")}
     assert "msa-customer" in ids
+
+
+# The illustrative playbook of the team's PLAYBOOKS.md as written there (its cross-clause check, which names
+# a clause the excerpt leaves out, removed): the documented shape loads, with built-in cues for its values.
+ILLUSTRATIVE = Path(__file__).resolve().parent / "playbook_fixtures" / "illustrative.yaml"
+
+
+def test_illustrative_playbook_loads_and_its_test_passes() -> None:
+    """`mutual` and `consequential_excluded` use built-in bool cues, `unclear` needs none, the test passes."""
+    pb = load_playbook(ILLUSTRATIVE)
+    assert pb.id == "msa-customer" and pb.version == "1.0.0"
+    (result,) = run_tests(pb)
+    assert result.passed, result
