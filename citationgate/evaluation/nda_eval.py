@@ -19,12 +19,12 @@ from citationgate.review import review
 from ingest.load import load_document
 from playbooks import load_playbook
 
-# ContractNLI hypothesis → the NDA playbook rules that speak to it. Where the hypothesis is narrower than the
-# clause, an extracted field says which clauses count: a compelled-disclosure carve-out mentions nda-8 only when
-# it asks for notice (or a protective order); a return clause mentions nda-16 only when it is triggered by the
-# end of the agreement or the deal (a return "on request" alone is not); a confidentiality term mentions nda-19
-# only when it runs after termination. nda-20 (retention after return) is its own clause: a plain return clause
-# is not evidence of it.
+# ContractNLI hypothesis → the NDA playbook rules that speak to it. Where the hypothesis is narrower
+# than the clause, an extracted field says which clauses count: a compelled-disclosure carve-out
+# mentions nda-8 only when it asks for notice (or a protective order); a return clause mentions nda-16
+# only when it is triggered by the end of the agreement or the deal (a return "on request" alone is
+# not); a confidentiality term mentions nda-19 only when it runs after termination. nda-20 (retention
+# after return) is its own clause: a plain return clause is not evidence of it.
 NLI_MAP: Mapping[str, Sequence[When]] = {
     "nda-1": (When(rule="marking"),),
     "nda-2": (When(rule="ci_definition"),),
