@@ -429,3 +429,50 @@ def load_document_text(text: str) -> Document:
     from ingest.plain import load_text
 
     return load_text(Path("locator.txt"), text.encode("utf-8"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=100_000))
+def test_property_stale_exactly_when_the_words_are_gone(seed: int) -> None:
+    """Property: after random word edits, a citation is stale iff its exact words are gone, and every
+    re-anchored citation slices to its own words in the new text."""
+    import random
+
+    rng = random.Random(seed)
+    counter = iter(range(10**6))
+    paras = [
+        f"{k}. " + " ".join(f"w{next(counter):05d}" for _ in range(rng.randint(6, 20))) + "."
+        for k in range(1, 13)
+    ]
+    old = load_document_text("\n".join(paras) + "\n")
+    new_paras = []
+    for para in paras:
+        words = para.split()
+        if rng.random() < 0.4:
+            i = rng.randrange(1, len(words))
+            op = rng.choice(["insert", "delete", "replace"])
+            if op == "insert":
+                words.insert(i, "not")
+            elif op == "delete" and len(words) > 3:
+                del words[i]
+            else:
+                words[i] = words[i] + "x"
+        if rng.random() < 0.1:
+            new_paras.append("An inserted paragraph.")
+        new_paras.append(" ".join(words))
+    new = load_document_text("\n".join(new_paras) + "\n")
+    quotes = []
+    for para in paras:
+        words = para.split()[1:]
+        k = rng.randint(2, len(words))
+        i = rng.randrange(0, len(words) - k + 1)
+        quotes.append([" ".join(words[i : i + k])])
+    findings = _findings(old, *quotes)
+    result = reverify(findings, new, old=old)
+    for f, (q,) in zip(result.findings, quotes, strict=True):
+        (c,) = f.citations
+        gone = q not in " ".join(new.text.split())
+        assert (c.status == "stale") == gone, (q, f.reason)
+        if c.new is not None:
+            assert new.text[c.new.start : c.new.end] == c.new.text
+            assert c.new.text.split() == q.split()
