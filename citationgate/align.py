@@ -128,6 +128,7 @@ class MappedSpan:
     edits: tuple[WordEdit, ...]  # the edits inside the span (what changed, when not intact)
     old_unit: Unit
     new_unit: Unit | None
+    identical: bool = False  # the new text at [start, end) is the old text character for character
 
 
 # ── segmentation ────────────────────────────────────────────────────────────────────────────────
@@ -368,7 +369,13 @@ class Alignment:
             if delta is not None:
                 new = self.new_units[self.old_pair[unit.index]]
                 return MappedSpan(
-                    start=start + delta, end=end + delta, intact=True, edits=(), old_unit=unit, new_unit=new
+                    start=start + delta,
+                    end=end + delta,
+                    intact=True,
+                    edits=(),
+                    old_unit=unit,
+                    new_unit=new,
+                    identical=True,
                 )
         a = self.map_offset(start, side="start")
         b = self.map_offset(end, side="end")

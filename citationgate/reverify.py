@@ -54,7 +54,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 from rapidfuzz import fuzz
 
-from citationgate.align import Alignment, Unit, WordEdit, align, segment, tokens, word_opcodes
+from citationgate.align import Alignment, MappedSpan, Unit, WordEdit, align, segment, tokens, word_opcodes
 from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
 from citationgate.gate import index_for
@@ -436,6 +436,7 @@ class _Run:
     alignment: Alignment | None
     index: QuoteIndex
     found: dict[str, list[tuple[int, int]]]
+    mapped: dict[tuple[int, int], MappedSpan | None]
     new_clauses: _Clauses
     locator: _Locator
     old_clauses: _Clauses | None
@@ -517,21 +518,33 @@ def reverify(
         )
     alignment = align(old, new) if old is not None else None
     index = index_for(new)
-    texts = sorted(
-        {
-            c["text"]
-            for f in findings
-            for c in f.get("citations") or ()
-            if c.get("status") == VERIFIED and isinstance(c.get("text"), str)
-        }
-    )
-    found = dict(zip(texts, index.find_exact_many(texts), strict=True))
+    # Map every cited span through the alignment first. A span whose paragraph is unchanged character
+    # for character is confirmed by that identity (stricter than the exact mode); every other quote is
+    # searched, all at once, in the new version's exact index.
+    mapped: dict[tuple[int, int], MappedSpan | None] = {}
+    texts: set[str] = set()
+    for f in findings:
+        for c in f.get("citations") or ():
+            text, s, e = c.get("text"), c.get("start"), c.get("end")
+            if c.get("status") != VERIFIED or not isinstance(text, str):
+                continue
+            if isinstance(s, int) and isinstance(e, int):
+                if alignment is not None:
+                    m = mapped[(s, e)] = alignment.map_span(s, e)
+                    if m is not None and m.identical:
+                        continue
+                elif new.text[s:e] == text:
+                    continue
+            texts.add(text)
+    ordered = sorted(texts)
+    found = dict(zip(ordered, index.find_exact_many(ordered), strict=True))
     run = _Run(
         new=new,
         old=old,
         alignment=alignment,
         index=index,
         found=found,
+        mapped=mapped,
         new_clauses=_Clauses(new.sections),
         locator=_Locator(new),
         old_clauses=_Clauses(old.sections) if old is not None else None,
@@ -695,8 +708,14 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     assert c.text is not None and c.start is not None and c.end is not None
     start, end = c.start, c.end
     occ = run.found.get(c.text, [])
-    mapped = al.map_span(c.start, c.end)
-    image = _overlapping(occ, mapped.start, mapped.end) if mapped is not None and mapped.intact else None
+    key = (c.start, c.end)
+    mapped = run.mapped[key] if key in run.mapped else al.map_span(c.start, c.end)
+    if mapped is not None and mapped.identical:
+        image: tuple[int, int] | None = (mapped.start, mapped.end)
+    elif mapped is not None and mapped.intact:
+        image = _overlapping(occ, mapped.start, mapped.end)
+    else:
+        image = None
     relocated = False
     anchor = image
     if anchor is None and occ:
@@ -940,11 +959,10 @@ def _context_differs(old_ctx: str, new_ctx: str, *, prefix: bool) -> bool:
 def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
     assert c.text is not None and c.start is not None and c.end is not None
     occ = run.found.get(c.text, [])
-    if not occ:
+    if run.new.text[c.start : c.end] == c.text:  # the same words at the same offsets
+        anchor = (c.start, c.end)
+    elif not occ:
         return _stale_unaligned(run, c)
-    same = [o for o in occ if o == (c.start, c.end)]
-    if same:
-        anchor = same[0]
     else:
         in_clause = [o for o in occ if c.section is not None and run.locator.section(o[0]) == c.section]
         k = len(c.occurrences)
