@@ -150,8 +150,13 @@ def main() -> None:
     print(f"re-verification (aligned, exact only): {t_re:7.3f} s {c_re:7.3f} s   {t_re / t_first:.2f}x")
     print(f"re-verification (--findings, no old):  {t_json:7.3f} s {c_json:7.3f} s   {t_json / t_first:.2f}x")
     print("statuses:", dict(sorted(result.summary.items())))
-    ok = t_re <= t_first and t_re < 1.0
-    print("goal (no slower than first verification, under 1 s):", "met" if ok else "NOT met")
+    no_slower = t_re <= t_first and c_re <= c_first
+    print(f"goal 1, no slower than first verification (wall and cpu): {'met' if no_slower else 'NOT met'}")
+    print(
+        f"goal 2, under a second: cpu {c_re:.3f} s {'met' if c_re < 1.0 else 'NOT met'}, "
+        f"wall {t_re:.3f} s {'met' if t_re < 1.0 else 'NOT met'}"
+        + ("" if t_re < 1.0 or t_re < 1.5 * c_re else " (wall well above cpu: the machine is busy)")
+    )
 
 
 if __name__ == "__main__":
