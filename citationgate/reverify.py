@@ -889,7 +889,7 @@ def _stale(run: _Run, c: OldCitation, mapped: Any, why: str | None) -> CitationO
         edits = tuple(mapped.edits)
     if why is None:
         if mapped is None:
-            label = c.section or "its paragraph"
+            label = f"clause {c.section}" if c.section else "its paragraph"
             why = f"the cited words are no longer in the document exactly: {label} was deleted"
         elif edits:
             why = "the cited words are no longer in the document exactly: " + "; ".join(

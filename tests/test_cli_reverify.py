@@ -295,6 +295,23 @@ def test_diff_one_redlined_docx(tmp_path: Path) -> None:
     assert edits == [("₦50,000,000", "₦500,000,000"), ("", "not")]
 
 
+def test_reverify_a_stored_docx_review_against_its_redline(tmp_path: Path) -> None:
+    """verify v1.docx, then reverify REVIEW_ID REDLINE.docx: the accepted view is the new version."""
+    v1 = build_docx(tmp_path / "v1.docx", "".join(p(ln) for ln in V1.strip().split("\n")))
+    props = tmp_path / "proposals.json"
+    props.write_text(json.dumps(PROPOSALS), encoding="utf-8")
+    verified = json.loads(
+        runner.invoke(app, ["verify", str(props), "--doc", str(v1), "--format", "json"]).stdout
+    )
+    out = runner.invoke(
+        app, ["reverify", str(verified["review"]["id"]), str(_redline(tmp_path)), "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["document"]["view"] == "accepted"
+    assert [f["status"] for f in data["findings"]] == ["stale", "context_changed", "verified"]
+
+
 def test_reverify_findings_against_a_redline_uses_its_original_view(tmp_path: Path) -> None:
     """--findings with a redlined DOCX whose original view is the verified text: aligned verdicts."""
     from ingest import load_document
