@@ -35,13 +35,15 @@ from typing import Any, Literal
 from rapidfuzz.distance import Indel
 
 from citationgate.normalize import normalize_quote
-from ingest.document import Document, Section
+from ingest.document import Document, Section, Span
 
 ChangeKind = Literal["same", "renumbered", "moved", "changed", "added", "deleted"]
 EditOp = Literal["insert", "delete", "replace"]
 
 #: A unit longer than this is cut again at its paragraph (then line) breaks, so word diffs stay small.
 MAX_UNIT_CHARS = 6000
+#: Furniture spans shorter than this are left out of the alignment (see `segment`).
+MAX_FURNITURE_CHARS = 80
 #: Runs of unaligned units larger than this (words per side) are not word-aligned.
 MAX_BLOCK_TOKENS = 40_000
 
@@ -169,17 +171,25 @@ _LEADING_LABEL = re.compile(
 )
 
 
-def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
+def segment(text: str, sections: Sequence[Section], furniture: Sequence[Span] = ()) -> tuple[Unit, ...]:
     """Cut `text` into units at clause labels and paragraph breaks (see the module docstring).
 
     A unit's label is the section label it starts with or, where the detector took none (it may
     reject "8.2" straight after "8." once 8.1 is deleted), a leading token shaped like one
     ("8.2", "12.", "(b)", "Section 4"): either way it is left out of the key.
+
+    Page furniture the reader marked (a PDF's running header, "Page 2 of 3") is cut out of the
+    paragraphs around it and, when short, left out altogether: a redline that adds a page moves
+    every page break and renumbers every footer, and that is not a change to any clause. (A long
+    "furniture" line is kept: it is more likely body text the reader took for a running header.)
     """
     clauses = _clause_sections(sections)
     labels = {s.start: s.label for s in sections}
     cuts = {0, *labels}
     cuts.update(_paragraph_breaks(text))
+    skip = sorted((f.start, f.end) for f in furniture if f.end - f.start < MAX_FURNITURE_CHARS)
+    for a, b in skip:
+        cuts.update((a, b))
     bounds = sorted(c for c in cuts if 0 <= c < len(text))
     spans: list[tuple[int, int]] = []
     for i, a in enumerate(bounds):
@@ -187,12 +197,18 @@ def segment(text: str, sections: Sequence[Section]) -> tuple[Unit, ...]:
         spans.extend(_split_long(text, a, b))
     clause_starts = [s.start for s in clauses]
     units: list[Unit] = []
+    skip_starts = [a for a, _ in skip]
     for a, b in spans:
         end = b
         while end > a and text[end - 1].isspace():
             end -= 1
+        while a < end and text[a].isspace():
+            a += 1
         if end <= a:
             continue
+        k = bisect.bisect_right(skip_starts, a) - 1
+        if k >= 0 and skip[k][0] <= a and end <= skip[k][1]:
+            continue  # page furniture
         label = labels.get(a)
         body_start = a
         if label is not None and text.startswith(label, a):
@@ -566,15 +582,28 @@ def _edits(
 
 def align(old: Document, new: Document) -> Alignment:
     """Align two versions of a document (see the module docstring for how)."""
-    return align_texts(old.text, old.sections, new.text, new.sections)
+    return align_texts(
+        old.text,
+        old.sections,
+        new.text,
+        new.sections,
+        old_furniture=old.furniture,
+        new_furniture=new.furniture,
+    )
 
 
 def align_texts(
-    old_text: str, old_sections: Sequence[Section], new_text: str, new_sections: Sequence[Section]
+    old_text: str,
+    old_sections: Sequence[Section],
+    new_text: str,
+    new_sections: Sequence[Section],
+    *,
+    old_furniture: Sequence[Span] = (),
+    new_furniture: Sequence[Span] = (),
 ) -> Alignment:
-    """`align` for bare texts and their sections."""
-    old_units = segment(old_text, old_sections)
-    new_units = segment(new_text, new_sections)
+    """`align` for bare texts, their sections and their page furniture."""
+    old_units = segment(old_text, old_sections, old_furniture)
+    new_units = segment(new_text, new_sections, new_furniture)
     ids: dict[str, int] = {}
     old_ids = [ids.setdefault(u.key, len(ids)) for u in old_units]
     new_ids = [ids.setdefault(u.key, len(ids)) for u in new_units]

@@ -491,7 +491,9 @@ class _Run:
     def new_units(self) -> tuple[Unit, ...]:
         if self._new_units is None:
             self._new_units = (
-                self.alignment.new_units if self.alignment else segment(self.new.text, self.new.sections)
+                self.alignment.new_units
+                if self.alignment
+                else segment(self.new.text, self.new.sections, self.new.furniture)
             )
         return self._new_units
 
