@@ -42,7 +42,24 @@ class When:
 
 # CUAD category → the playbook rules that speak to it. General contract semantics only: which clause a
 # category is about, never anything about a particular document.
-CUAD_MAP: Mapping[str, Sequence[When]] = {}
+CUAD_MAP: Mapping[str, Sequence[When]] = {
+    "Governing Law": (When(rule="governing_law"),),
+    "Cap on Liability": (When(rule="limitation_of_liability"),),
+    "Uncapped Liability": (When(rule="limitation_of_liability", field="carve_outs"),),
+    "Anti-Assignment": (When(rule="assignment"),),
+    "Change of Control": (When(rule="assignment", field="change_of_control"),),
+    "Termination for Convenience": (When(rule="termination_for_convenience"),),
+    "Renewal Term": (When(rule="auto_renewal", field="renews_automatically"),),
+    "Notice Period to Terminate Renewal": (When(rule="auto_renewal", field="notice_days"),),
+    "Insurance": (When(rule="insurance"),),
+    "Audit Rights": (When(rule="audit_rights"),),
+    "Warranty Duration": (When(rule="warranties", field="warranty_days"),),
+    "Exclusivity": (When(rule="exclusivity"),),
+    "No-Solicit of Employees": (When(rule="non_solicitation"),),
+    "IP Ownership Assignment": (When(rule="ip_ownership"),),
+    "License Grant": (When(rule="licence_grant"),),
+    "Post-Termination Services": (When(rule="effect_of_termination", field="transition"),),
+}
 
 
 def _jaccard(a: tuple[int, int], b: tuple[int, int]) -> float:
