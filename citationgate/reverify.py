@@ -740,8 +740,8 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
         return _stale(run, c, mapped, None)
 
     vq = run.locator.quote(anchor[0], anchor[1])
-    old_unit = al.old_unit_at(c.start)
-    new_unit = al.new_unit_at(anchor[0])
+    old_unit = mapped.old_unit if mapped is not None else al.old_unit_at(c.start)
+    new_unit = mapped.new_unit if mapped is not None and image is not None else al.new_unit_at(anchor[0])
     assert run.old is not None and run.old_clauses is not None
     rs, re_, label = _context_region(run.old_clauses, old_unit, c.start, c.end)
     ns, ne, _ = _context_region(run.new_clauses, new_unit, anchor[0], anchor[1])
