@@ -6,6 +6,10 @@ store), so `citationgate review` and `citationgate findings REVIEW_ID` print the
 What appears in quotation marks (or a Markdown blockquote) is always the *verified* text — the document's
 own characters at the cited offsets — never the proposer's wording. Absence findings carry no quote; they
 are marked "ABSENCE — not quote-verified" with what was searched, on every surface.
+
+For display only, the terminal table folds each whitespace run inside a quote (a numbering tab, a line
+break) to one space, and the memo escapes Markdown and keeps the quote's lines; the JSON carries the exact
+text, and the offsets always point at the document's own characters.
 """
 
 from __future__ import annotations
