@@ -3,7 +3,7 @@
     python benchmarks/reverify.py [--findings 10000] [--size 1000000] [--seed 7] [--docx]
 
 Builds a contract of numbered clauses (~1 MB), a redline of it (amounts changed, "not" inserted, clauses
-inserted, deleted and moved, typographic edits), and 10,000 findings quoting version 1. Baseline, in the
+inserted and deleted, a typographic-only edit), and 10,000 findings quoting version 1. Baseline, in the
 same run: the first verification of the same findings on version 1 (`gate(…, fuzzy=True)`, the index
 built inside the timing). Then `reverify(findings, v2, old=v1)` (exact only; aligning both versions and
 building v2's index inside the timing). Prints both times, the ratio, and the statuses.
@@ -50,10 +50,12 @@ def _sentence(rng: random.Random) -> str:
     return " ".join(words).capitalize() + "."
 
 
-def build(
-    size: int, seed: int
-) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str, str]]]:
-    """Version 1 and version 2 as (label, text) clauses, and the redline as (kind, old, new) pieces."""
+Run = tuple[str, str]  # ("same" | "ins" | "del", text)
+Para = tuple[str, list[Run]]  # ("same" | "ins" | "del" paragraph mark, runs)
+
+
+def build(size: int, seed: int) -> tuple[list[str], list[str], list[Para]]:
+    """Version 1 and version 2 as lines, and the redline between them as tracked-change paragraphs."""
     rng = random.Random(seed)
     clauses: list[tuple[str, str]] = []
     total, art = 0, 0
@@ -64,34 +66,64 @@ def build(
             body = " ".join(_sentence(rng) for _ in range(rng.randint(1, 4)))
             clauses.append((f"{art}.{k}", body))
             total += len(body) + 8
-    v2: list[tuple[str, str]] = []
+    redline: list[Para] = []
     for label, body in clauses:
         r = rng.random()
+        head = f"{label} "
         if "." not in label.rstrip("."):
-            v2.append((label, body))
+            redline.append(("same", [("same", head + body)]))
         elif r < 0.02:  # an amount changed
             words = body.split()
             i = next((i for i, w in enumerate(words) if "," in w), 0)
-            words[i] = words[i].replace(",", "0,", 1)
-            v2.append((label, " ".join(words)))
+            before, after = " ".join(words[:i]), " ".join(words[i + 1 :])
+            runs = [("same", head + before + " "), ("del", words[i]), ("ins", words[i].replace(",", "0,", 1))]
+            redline.append(("same", [*runs, ("same", " " + after)]))
         elif r < 0.04:  # "not" inserted
             words = body.split()
-            words.insert(rng.randrange(1, len(words)), "not")
-            v2.append((label, " ".join(words)))
-        elif r < 0.045:  # deleted
-            continue
+            i = rng.randrange(1, len(words))
+            runs = [
+                ("same", head + " ".join(words[:i]) + " "),
+                ("ins", "not "),
+                ("same", " ".join(words[i:])),
+            ]
+            redline.append(("same", runs))
+        elif r < 0.045:  # a clause deleted
+            redline.append(("del", [("del", head + body)]))
         elif r < 0.05:  # a new clause inserted before it
-            v2.append((label + "A", _sentence(rng)))
-            v2.append((label, body))
-        elif r < 0.055:  # curly apostrophes and a non-breaking space: typographic only
-            v2.append((label, body.replace(" the ", " the\u00a0", 1)))
+            redline.append(("ins", [("ins", f"{label}A {_sentence(rng)}")]))
+            redline.append(("same", [("same", head + body)]))
+        elif r < 0.055:  # a non-breaking space: typographic only
+            i = body.find(" the ")
+            if i < 0:
+                redline.append(("same", [("same", head + body)]))
+            else:
+                runs = [
+                    ("same", head + body[:i] + " the"),
+                    ("del", " "),
+                    ("ins", "\u00a0"),
+                    ("same", body[i + 5 :]),
+                ]
+                redline.append(("same", runs))
         else:
-            v2.append((label, body))
-    return clauses, v2, []
+            redline.append(("same", [("same", head + body)]))
+    v1 = ["".join(t for k, t in runs if k != "ins") for mark, runs in redline if mark != "ins"]
+    v2 = ["".join(t for k, t in runs if k != "del") for mark, runs in redline if mark != "del"]
+    return v1, v2, redline
 
 
-def _text(clauses: list[tuple[str, str]]) -> str:
-    return "\n".join(f"{label} {body}" for label, body in clauses) + "\n"
+def _docx(path: Path, redline: list[Para]) -> Path:
+    """One DOCX holding both versions as tracked changes (w:ins / w:del, paragraph marks included)."""
+    from tests.docx_fixtures import build_docx, dele, ins, p
+
+    body = []
+    for mark, runs in redline:
+        parts = [ins(t) if k == "ins" else dele(t) if k == "del" else t for k, t in runs]
+        body.append(p(*parts, mark=mark if mark != "same" else ""))
+    return build_docx(path, "".join(body))
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
 
 
 def _quotes(text: str, n: int, seed: int) -> list[str]:
@@ -111,14 +143,22 @@ def main() -> None:
     ap.add_argument("--findings", type=int, default=10_000)
     ap.add_argument("--size", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--docx", action="store_true", help="one redlined DOCX instead of two text files")
     args = ap.parse_args()
 
-    v1_clauses, v2_clauses, _ = build(args.size, args.seed)
+    v1_lines, v2_lines, redline = build(args.size, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        p1, p2 = Path(tmp) / "v1.txt", Path(tmp) / "v2.txt"
-        p1.write_text(_text(v1_clauses), encoding="utf-8")
-        p2.write_text(_text(v2_clauses), encoding="utf-8")
-        old, new = load_document(p1), load_document(p2)
+        if args.docx:
+            path = _docx(Path(tmp) / "redline.docx", redline)
+            t0 = time.perf_counter()
+            old, new = load_document(path, view="original"), load_document(path, view="accepted")
+            took = time.perf_counter() - t0
+            print(f"redline.docx {path.stat().st_size:,} bytes, both views read in {took:.1f} s (not timed)")
+        else:
+            p1, p2 = Path(tmp) / "v1.txt", Path(tmp) / "v2.txt"
+            p1.write_text(_text(v1_lines), encoding="utf-8")
+            p2.write_text(_text(v2_lines), encoding="utf-8")
+            old, new = load_document(p1), load_document(p2)
     quotes = _quotes(old.text, args.findings, args.seed)
     proposals = [
         Proposal(id=f"p{i}", claim="benchmark", citations=(CitationRequest(quote=q),))
