@@ -18,6 +18,9 @@ nothing a lawyer can read. So:
    paragraph or a clause split in two still maps word for word. Runs are small; a pathological run
    over `MAX_BLOCK_TOKENS` words a side is not word-aligned (its units are reported deleted and added).
 
+Short page furniture the reader marked (running headers, "Page 2 of 3") is left out of the units: a
+redline that adds a page moves every page break, and that is not a change to any clause.
+
 The result maps any old span to the new text (`Alignment.map_span`) — used by re-verification to find
 where a cited passage went and, when it no longer matches, what it became — and lists the changes
 clause by clause (`Alignment.changes`) for `citationgate diff`.

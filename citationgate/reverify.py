@@ -13,7 +13,7 @@ Each citation that was verified in the earlier review gets one status:
 - ``verified`` — the words are where they were: in the aligned counterpart of their old paragraph, under
   the same clause label, with no paragraph inserted or removed above them. Offsets are updated when edits
   elsewhere in the document shifted them (the old span is mapped through the alignment, then confirmed
-  exactly).
+  exactly: by identity where its paragraph is unchanged character for character, else by the index).
 - ``moved`` — the identical words, re-anchored to their new offsets, and the reason says why: the clause
   was renumbered (8.2 → 8.3, the new label is reported), a paragraph was inserted or removed above it,
   the paragraph itself moved, or the words are now only at a new place. Among several identical
