@@ -534,3 +534,66 @@ def test_new_page_count_in_the_footer_is_not_a_clause_change(tmp_path: Path) -> 
     findings = _findings(old, [quote])
     (f,) = reverify(findings, new, old=old).findings
     assert f.status == "verified", f.reason
+
+
+@pytest.mark.data
+def test_real_contracts_stale_exactly_when_the_words_are_gone(shared_data: Path, tmp_path: Path) -> None:
+    """On real contracts (CUAD), with seeded edits — a number changed, 'not' inserted, a paragraph
+    added — a citation is stale exactly when the gate's exact mode no longer finds its words, and every
+    re-anchored citation slices to its own words."""
+    import json
+    import random
+
+    from citationgate.locate import QuoteIndex
+
+    records = [
+        json.loads(line) for line in (shared_data / "cuad" / "annotations.jsonl").open(encoding="utf-8")
+    ]
+    records.sort(key=lambda r: r["id"])
+    for record in records[:10]:
+        rng = random.Random(record["id"])
+        path = shared_data / "cuad" / record["text_file"]
+        old = load_document(path)
+        lines = old.text.split("\n")
+        long_lines = [i for i, ln in enumerate(lines) if len(ln.split()) >= 14]
+        if len(long_lines) < 6:
+            continue
+        picked = rng.sample(long_lines, 6)
+        quotes = []
+        for i in picked:
+            words = lines[i].split()
+            k = rng.randint(8, min(16, len(words)))
+            j = rng.randrange(0, len(words) - k + 1)
+            quotes.append(" ".join(words[j : j + k]))
+        new_lines = list(lines)
+        for n, i in enumerate(picked[:4]):
+            words = new_lines[i].split(" ")
+            if n % 2 == 0:
+                digits = [w for w, t in enumerate(words) if any(ch.isdigit() for ch in t)]
+                w = digits[0] if digits else rng.randrange(len(words))
+                words[w] = words[w] + "0"
+            else:
+                words.insert(rng.randrange(1, len(words)), "not")
+            new_lines[i] = " ".join(words)
+        new_lines.insert(rng.randrange(len(new_lines)), "This paragraph was added in the redline.")
+        v2 = tmp_path / f"{record['id']}-v2.txt"
+        v2.write_text("\n".join(new_lines), encoding="utf-8")
+        new = load_document(v2)
+        result = gate(
+            old,
+            [
+                Proposal(id=f"p{n}", claim="c", citations=(CitationRequest(quote=q),))
+                for n, q in enumerate(quotes)
+            ],
+            fuzzy=False,
+        )
+        findings = [f.to_dict() for f in result.findings if f.citations[0].verified]
+        index = QuoteIndex(new.text)
+        outcomes = reverify(findings, new, old=old).findings
+        for f in outcomes:
+            (c,) = f.citations
+            gone = not index.find_exact(c.old.text or "")
+            assert (c.status == "stale") == gone, (record["id"], c.old.text, f.reason)
+            if c.new is not None:
+                assert new.text[c.new.start : c.new.end] == c.new.text
+                assert c.new.text.split() == (c.old.text or "").split()
