@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import heapq
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,10 @@ OPEN = "open"
 
 #: A clause longer than this is too coarse a context: the quote's own paragraph is used instead.
 MAX_CONTEXT_CHARS = 4000
+#: Words of a stale quote looked up to find what it became, rarest first (without the old text).
+RARE_WORDS = 8
+#: ... skipping words found in more paragraphs than this (unless nothing rarer is left).
+COMMON_WORD_UNITS = 200
 #: Edits named in a context_changed reason (nearest first).
 EDITS_SHOWN = 3
 
@@ -476,9 +481,8 @@ class _Run:
         """Normalized word → the new version's units that contain it."""
         if self._words is None:
             self._words = {}
-            text = self.new.text
             for u in self.new_units():
-                for k in set(tokens(text, u.body_start, u.end).keys):
+                for k in set(u.key.split(" ")):  # the key is the unit's normalized words
                     self._words.setdefault(k, set()).add(u.index)
         return self._words
 
@@ -1059,11 +1063,15 @@ def _became_unaligned(run: _Run, c: OldCitation) -> tuple[int, int] | None:
     candidates = set(run.units_of_section().get(c.section, ())) if c.section is not None else set()
     # the paragraphs sharing most of the quote's distinct words (an inverted index, built once)
     words = run.word_index()
+    quoted = {k for k, s, e in zip(qt.keys, qt.starts, qt.ends, strict=True) if s >= q0 and e <= q1}
+    # the rarest of the quote's words say most about where it went ("the" is everywhere)
+    ranked = sorted((w for w in quoted if w in words), key=lambda w: (len(words[w]), w))
+    rare = [w for w in ranked[:RARE_WORDS] if len(words[w]) <= COMMON_WORD_UNITS] or ranked[:2]
     shared: dict[int, int] = {}
-    for w in {k for k, s, e in zip(qt.keys, qt.starts, qt.ends, strict=True) if s >= q0 and e <= q1}:
-        for ui in words.get(w, ()):
+    for w in rare:
+        for ui in words[w]:
             shared[ui] = shared.get(ui, 0) + 1
-    candidates.update(sorted(shared, key=lambda ui: (-shared[ui], ui))[:3])
+    candidates.update(heapq.nsmallest(3, shared, key=lambda ui: (-shared[ui], ui)))
     inside = [k for k, (s, e) in enumerate(zip(qt.starts, qt.ends, strict=True)) if s >= q0 and e <= q1]
     if not inside:
         return None
