@@ -165,6 +165,9 @@ def main() -> int:
         return 0
     files = sorted((folder / "texts").glob("*.txt"))[: args.limit]
     docs = [load_document(f) for f in files]
+    if not docs:
+        print("\nCUAD: skipped (no contracts selected)")
+        return 0
     chars = sum(len(d.text) for d in docs)
     report(
         f"CUAD: {len(docs)} contracts, {chars:,} characters, {len(questions)} questions each",
