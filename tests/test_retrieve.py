@@ -381,3 +381,13 @@ def test_cuad_evaluation_runs(shared_data: Path) -> None:
     assert result["contracts"] == 3 and len(result["categories"]) == len(QUESTIONS)
     law = next(c for c in result["categories"] if c["category"] == "Governing Law")
     assert law["bridges"] is not None and law["semantic"] is None
+
+
+def test_semantic_off_switch(msa: Document, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CITATIONGATE_NO_SEMANTIC=1 turns the packaged model off; the penalty then shows on every hit."""
+    from playbooks.semantic import load_semantic_ranker
+
+    monkeypatch.setenv("CITATIONGATE_NO_SEMANTIC", "1")
+    assert load_semantic_ranker() is None
+    hits = ClauseRetriever(msa).search("governing law", top=2)
+    assert all(h.breakdown["semantic ranker unavailable"] == -NO_SEMANTIC_PENALTY for h in hits)
