@@ -21,6 +21,7 @@ from playbooks.drafting import drafting_outcomes
 from playbooks.extract import (
     Hit,
     find_bool,
+    find_dates,
     find_durations,
     find_enum,
     find_jurisdictions,
@@ -315,6 +316,8 @@ def _extract_in(
             hs = find_percents(seg, p.start)
         elif spec.type == "jurisdiction":
             hs = find_jurisdictions(seg, p.start)
+        elif spec.type == "date":
+            hs = find_dates(seg, p.start)
         elif spec.type == "bool":
             bh = find_bool(seg, p.start, true_if=f.true_if, false_if=f.false_if)
             hs = [bh] if bh else []
@@ -548,6 +551,14 @@ def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
     return min(hits) if hits else None
 
 
+def _hinted(ctx: _Context, clause: CompiledClause, limit: int = 2) -> list[int]:
+    """The passages (at most `limit`, most hints first) carrying a clause's weaker language."""
+    hits = _passage_hits(ctx, clause.hints)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    ranked = sorted((i for i in hits if i not in excluded), key=lambda i: (-hits[i], i))
+    return sorted(ranked[:limit])
+
+
 def _run_clause(
     ctx: _Context, clause: CompiledClause
 ) -> tuple[ClauseOutcome, dict[str, _Value], _Region | None]:
@@ -580,6 +591,22 @@ def _run_clause(
             **base,
         )
         return out, {}, region
+    if region is None and clause.hints:
+        hinted = _hinted(ctx, clause)
+        if hinted:
+            quotes = tuple(q for i in hinted if (q := _quote(ctx, i)) is not None)
+            if quotes:
+                out = ClauseOutcome(
+                    outcome="needs_review",
+                    severity=_severity(sev, "needs_review"),
+                    claim=f"{clause.title}: no clear clause found, but the quoted language may be one — "
+                    "read it before concluding the clause is absent.",
+                    quotes=quotes,
+                    searched=_search_record(ctx, clause, clause.title),
+                    reason="uncertain search: only weaker language of the clause occurs",
+                    **base,
+                )
+                return out, {}, None
     if region is None:
         im = m.if_missing
         outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")

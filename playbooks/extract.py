@@ -10,6 +10,8 @@ Extractors:
 - `duration`: "twelve (12) months", "one year", "thirty (30) days", "72 hours", "a 12-month period",
   converted to the unit asked for (hours, days, months, years).
 - `percent`: "1.5%", "ten percent (10%)", "2 per cent".
+- `date`: "January 1, 2020", "1st day of January, 2020", "1 January 2020", "2020-01-01", "01/31/2020"
+  (US month-first), as an ISO date "2020-01-01".
 - `jurisdiction`: US states, UK jurisdictions ("England and Wales") and countries.
 - cue-based: `bool`, `enum` and `set` values decided by regular-expression cues (see `CUES`).
 """
@@ -28,6 +30,7 @@ __all__ = [
     "Hit",
     "NumberConflict",
     "find_bool",
+    "find_dates",
     "find_durations",
     "find_enum",
     "find_jurisdictions",
@@ -474,3 +477,49 @@ def find_set(
                 hits.append(Hit(value=value, start=base + a + m.start(), end=base + a + m.end()))
     hits.sort(key=lambda h: h.start)
     return hits
+
+
+# ---------------------------------------------------------------------------------------------- dates
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
+    "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>(?:19|20)\d{2})"
+_DATE_RES = (
+    # January 1, 2020 / Jan. 1st 2020
+    re.compile(rf"\b(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+    # 1 January 2020 / 1st day of January, 2020
+    re.compile(
+        rf"\b{_DAY}\s+(?:day\s+of\s+)?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+    # 2020-01-31
+    re.compile(r"\b(?P<y>(?:19|20)\d{2})-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
+    # 01/31/2020 (month first, as in US contracts)
+    re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d{2})\b"),
+)
+
+
+def find_dates(text: str, base: int = 0) -> list[Hit]:
+    """Calendar dates, in text order: value "YYYY-MM-DD"; impossible dates ("February 31") are skipped."""
+    import datetime
+
+    hits: list[Hit] = []
+    taken: list[tuple[int, int]] = []
+    for rx in _DATE_RES:
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            mon = m["m"]
+            month = int(mon) if mon.isdigit() else _MONTHS[mon.lower()]
+            try:
+                day = datetime.date(int(m["y"]), month, int(m["d"]))
+            except ValueError:
+                continue
+            taken.append((m.start(), m.end()))
+            hits.append(Hit(value=day.isoformat(), start=base + m.start(), end=base + m.end()))
+    return sorted(hits, key=lambda h: h.start)

@@ -54,7 +54,7 @@ Outcome = Literal[
 OUTCOMES: tuple[str, ...] = typing.get_args(Outcome)
 Severity = Literal["info", "low", "medium", "high", "critical"]
 SEVERITIES: tuple[str, ...] = typing.get_args(Severity)
-ExtractType = Literal["money", "duration", "percent", "jurisdiction", "bool", "enum", "set", "text"]
+ExtractType = Literal["money", "duration", "percent", "jurisdiction", "date", "bool", "enum", "set", "text"]
 Unit = Literal["hours", "days", "weeks", "months", "years"]
 DocCheckName = Literal["placeholders", "number_words", "cross_references", "undefined_terms", "unused_terms"]
 
@@ -90,6 +90,9 @@ class LocateModel(_Strict):
     bridges: list[str] = Field(default_factory=list)
     patterns: list[str] = Field(default_factory=list)
     exclude: list[str] = Field(default_factory=list)  # sentences matching these are not this clause
+    # weaker language that may be the clause: when nothing is located but a hint matches, the outcome is
+    # needs_review quoting the hint (never "missing" while a plausible passage exists)
+    hints: list[str] = Field(default_factory=list)
 
 
 class PositionModel(_Strict):
@@ -221,6 +224,7 @@ class CompiledClause:
     bridges: tuple[re.Pattern[str], ...]
     patterns: tuple[re.Pattern[str], ...]
     exclude: tuple[re.Pattern[str], ...]
+    hints: tuple[re.Pattern[str], ...]
     fields: tuple[CompiledField, ...]
     positions: tuple[CompiledPosition, ...]  # in evaluation order: unacceptable, standard, fallbacks by rank
     not_applicable_when: Predicate | None
@@ -510,6 +514,7 @@ def _compile(
                 bridges=rxs(c.locate.bridges, (*cloc, "locate", "bridges"), literal=True),
                 patterns=rxs(c.locate.patterns, (*cloc, "locate", "patterns")),
                 exclude=rxs(c.locate.exclude, (*cloc, "locate", "exclude")),
+                hints=rxs(c.locate.hints, (*cloc, "locate", "hints")),
                 fields=tuple(fields),
                 positions=tuple(positions),
                 not_applicable_when=na,

@@ -43,22 +43,38 @@ class When:
 # CUAD category → the playbook rules that speak to it. General contract semantics only: which clause a
 # category is about, never anything about a particular document.
 CUAD_MAP: Mapping[str, Sequence[When]] = {
+    "Parties": (When(rule="parties"),),
+    "Agreement Date": (When(rule="agreement_date"),),
+    "Effective Date": (When(rule="effective_date"),),
+    "Expiration Date": (When(rule="expiration_date"),),
     "Governing Law": (When(rule="governing_law"),),
+    # CUAD's experts label consequential-damages exclusions as Cap on Liability; the rule locates both
     "Cap on Liability": (When(rule="limitation_of_liability"),),
     "Uncapped Liability": (When(rule="limitation_of_liability", field="carve_outs"),),
+    # CUAD's experts label clauses permitting assignment (with consent, to affiliates) as Anti-Assignment
     "Anti-Assignment": (When(rule="assignment"),),
-    "Change of Control": (When(rule="assignment", field="change_of_control"),),
+    "Change of Control": (When(rule="change_of_control"),),
     "Termination for Convenience": (When(rule="termination_for_convenience"),),
     "Renewal Term": (When(rule="auto_renewal", field="renews_automatically"),),
     "Notice Period to Terminate Renewal": (When(rule="auto_renewal", field="notice_days"),),
     "Insurance": (When(rule="insurance"),),
     "Audit Rights": (When(rule="audit_rights"),),
     "Warranty Duration": (When(rule="warranties", field="warranty_days"),),
+    "Non-Compete": (When(rule="non_compete"),),
     "Exclusivity": (When(rule="exclusivity"),),
     "No-Solicit of Employees": (When(rule="non_solicitation"),),
+    "No-Solicit of Customers": (When(rule="no_solicit_customers"),),
     "IP Ownership Assignment": (When(rule="ip_ownership"),),
     "License Grant": (When(rule="licence_grant"),),
-    "Post-Termination Services": (When(rule="effect_of_termination", field="transition"),),
+    "Post-Termination Services": (When(rule="effect_of_termination"),),
+    "Liquidated Damages": (When(rule="liquidated_damages"),),
+    # CUAD labels a non-party who benefits; a "no third-party beneficiaries" clause is not one
+    "Third Party Beneficiary": (When(rule="third_party_beneficiaries", field="grants_rights"),),
+    "Most Favored Nation": (When(rule="most_favoured_nation"),),
+    "Minimum Commitment": (When(rule="minimum_commitment"),),
+    "Covenant Not to Sue": (When(rule="covenant_not_to_sue"),),
+    "Non-Disparagement": (When(rule="non_disparagement"),),
+    "Source Code Escrow": (When(rule="source_code_escrow"),),
 }
 
 
