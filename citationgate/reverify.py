@@ -975,6 +975,8 @@ def _within_clause(ctx: str, *, prefix: bool) -> str:
 
 
 def _context_differs(old_ctx: str, new_ctx: str, *, prefix: bool) -> bool:
+    if old_ctx == new_ctx:
+        return False
     a = _context_words(_within_clause(old_ctx, prefix=prefix), from_end=prefix)
     b = _context_words(_within_clause(new_ctx, prefix=prefix), from_end=prefix)
     n = min(len(a), len(b))
@@ -1071,6 +1073,8 @@ def _became_unaligned(run: _Run, c: OldCitation) -> tuple[int, int] | None:
     for w in rare:
         for ui in words[w]:
             shared[ui] = shared.get(ui, 0) + 1
+    # paragraphs of the old clause that share a rare word, and the three that share the most
+    candidates = {ui for ui in candidates if ui in shared}
     candidates.update(heapq.nsmallest(3, shared, key=lambda ui: (-shared[ui], ui)))
     inside = [k for k, (s, e) in enumerate(zip(qt.starts, qt.ends, strict=True)) if s >= q0 and e <= q1]
     if not inside:
