@@ -250,6 +250,21 @@ def test_diff_two_files(tmp_path: Path) -> None:
     assert "- '₦50,000,000'  + '₦500,000,000'" in table and "+ 'not'" in table
 
 
+def test_diff_stored_versions(tmp_path: Path) -> None:
+    """diff OLD NEW with stored version ids: the two versions a reverify compared, from --db."""
+    _, v2, verified = _verify(tmp_path)
+    data = json.loads(
+        runner.invoke(app, ["reverify", str(verified["review"]["id"]), str(v2), "--format", "json"]).stdout
+    )
+    old_id = Store.open(None).get_review(verified["review"]["id"]).version.id
+    out = runner.invoke(app, ["diff", str(old_id), str(data["review"]["version_id"]), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    diff = json.loads(out.stdout)
+    assert (diff["old"]["name"], diff["new"]["name"], diff["summary"]["changed"]) == ("v1.txt", "v2.txt", 2)
+    missing = runner.invoke(app, ["diff", str(old_id), "999"])
+    assert (missing.exit_code, missing.stderr) == (6, "Error: document version 999 is not in the store\n")
+
+
 def test_diff_renumbered(tmp_path: Path) -> None:
     """A renumbering is a renumbering, not a text change."""
     v1 = tmp_path / "a.txt"

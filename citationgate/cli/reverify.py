@@ -284,15 +284,25 @@ def _one_line(s: str, n: int = 160) -> str:
 # ── diff ────────────────────────────────────────────────────────────────────────────────────────
 @app.command()
 def diff(
-    old: Annotated[Path, typer.Argument(metavar="OLD", help="The earlier version, or one redlined .docx.")],
+    old: Annotated[
+        Path,
+        typer.Argument(
+            metavar="OLD", help="The earlier version (a file or a stored version id), or one redlined .docx."
+        ),
+    ],
     new: Annotated[
-        Path | None, typer.Argument(metavar="[NEW]", help="The later version (omit for a redlined .docx).")
+        Path | None,
+        typer.Argument(
+            metavar="[NEW]", help="The later version (a file or a stored version id); omit for a redline."
+        ),
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    db: DbOption = None,
 ) -> None:
     """Show what changed between two versions, clause by clause: renumbered, moved, changed (with the
     words inserted and deleted), added, deleted. With one redlined DOCX, its original view is compared
-    with its accepted view."""
+    with its accepted view. A number that is not a file is a stored version id (see `citationgate
+    coverage`), read from --db."""
     if new is None:
         if old.suffix.lower() != ".docx":
             fail(
@@ -302,8 +312,8 @@ def diff(
         old_doc = load_document(old, view="original")
         new_doc = load_document(old, view="accepted")
     else:
-        old_doc = load_document(old, view="accepted")
-        new_doc = load_document(new, view="accepted")
+        old_doc = _version_or_file(old, db)
+        new_doc = _version_or_file(new, db)
     for d in (old_doc, new_doc):
         if not d.ready:
             info(f"warning: {d.name} ({d.view}) is withheld: {'; '.join(d.reasons)}")
@@ -329,6 +339,13 @@ def diff(
             typer.echo(line)
     typer.echo("")
     typer.echo("summary: " + " · ".join(f"{k} {v}" for k, v in sorted(summary.items())))
+
+
+def _version_or_file(arg: Path, db: str | None) -> Document:
+    """A file, or — a bare number that is not a file — the stored document version with that id."""
+    if not arg.exists() and str(arg).isdigit():
+        return Store.open(db).get_version(int(str(arg))).document
+    return load_document(arg, view="accepted")
 
 
 def _doc_ref(d: Document) -> dict[str, Any]:
