@@ -61,7 +61,7 @@ from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
 from citationgate.gate import index_for
 from citationgate.locate import QuoteIndex
-from citationgate.model import MatchType, VerifiedQuote
+from citationgate.model import VerifiedQuote
 from citationgate.normalize import normalize_quote
 from ingest.document import Document, Section
 from ingest.errors import CitationGateError
@@ -372,66 +372,9 @@ def _context_region(
     return start, end, s.label if s else None
 
 
-# ── locating: VerifiedQuote values without a linear scan per quote ──────────────────────────────
-class _Locator:
-    """`VerifiedQuote.at` for many quotes on one document.
-
-    `VerifiedQuote.at` scans every section (`Document.section_at`) and encodes the whole prefix to count
-    UTF-16 units — fine for one quote, a second per thousand on a 1 MB contract. This builds the same
-    answers once: the innermost section for each stretch between section boundaries (a sweep, with
-    `section_at`'s own tie-break), and the positions of characters outside the BMP. The quote's text is
-    still the document's text at the offsets (the invariant `at` keeps); tests check it against `at`.
-    """
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-        text = doc.text
-        self.astral = [m.start() for m in _ASTRAL.finditer(text)]
-        rank = {id(s): (s.level, i) for i, s in enumerate(doc.sections)}  # section_at's tie-break
-        events: dict[int, list[tuple[int, Section]]] = {}
-        for s in doc.sections:
-            if s.end <= s.start:
-                continue
-            events.setdefault(s.start, []).append((1, s))
-            events.setdefault(s.end, []).append((-1, s))
-        self.starts: list[int] = []
-        self.labels: list[str | None] = []
-        active: dict[int, Section] = {}
-        for pos in sorted(events):
-            for kind, s in events[pos]:
-                if kind == 1:
-                    active[id(s)] = s
-                else:
-                    active.pop(id(s), None)
-            best = max(active, key=rank.__getitem__, default=None)
-            self.starts.append(pos)
-            self.labels.append(active[best].label if best is not None else None)
-
-    def section(self, offset: int) -> str | None:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return self.labels[i] if i >= 0 else None
-
-    def quote(self, start: int, end: int, *, context: int = 40) -> VerifiedQuote:
-        text = self.doc.text
-        if not (0 <= start < end <= len(text)):
-            raise ValueError(f"span [{start}, {end}) is outside the text (length {len(text)})")
-        u16 = start + bisect.bisect_left(self.astral, start)
-        return VerifiedQuote(
-            start=start,
-            end=end,
-            text=text[start:end],
-            match=MatchType.EXACT,
-            similarity=1.0,
-            section=self.section(start),
-            page=self.doc.page_of(start),
-            prefix=text[max(0, start - context) : start],
-            suffix=text[end : end + context],
-            utf16_start=u16,
-            utf16_end=end + bisect.bisect_left(self.astral, end),
-        )
-
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+def _label_at(document: Document, offset: int) -> str | None:
+    section = document.section_at(offset)
+    return section.label if section is not None else None
 
 
 # ── the engine ──────────────────────────────────────────────────────────────────────────────────
@@ -444,7 +387,6 @@ class _Run:
     found: dict[str, list[tuple[int, int]]]
     mapped: dict[tuple[int, int], MappedSpan | None]
     new_clauses: _Clauses
-    locator: _Locator
     old_clauses: _Clauses | None
     playbook: PlaybookRef | None
     actor: str
@@ -573,7 +515,6 @@ def _reverify(
         found=found,
         mapped=mapped,
         new_clauses=_Clauses(new.sections),
-        locator=_Locator(new),
         old_clauses=_Clauses(old.sections) if old is not None else None,
         playbook=playbook,
         actor=actor,
@@ -764,7 +705,7 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     if anchor is None:
         return _stale(run, c, mapped, None)
 
-    vq = run.locator.quote(anchor[0], anchor[1])
+    vq = VerifiedQuote.at(run.new, anchor[0], anchor[1])
     old_unit = mapped.old_unit if mapped is not None else al.old_unit_at(c.start)
     new_unit = mapped.new_unit if mapped is not None and image is not None else al.new_unit_at(anchor[0])
     assert run.old is not None and run.old_clauses is not None
@@ -887,7 +828,7 @@ def _choose(run: _Run, c: OldCitation, occ: Sequence[tuple[int, int]], near: int
     old_ctx = normalize_quote(c.prefix), normalize_quote(c.suffix)
 
     def score(o: tuple[int, int]) -> tuple[int, float, int, int]:
-        vq_section = run.locator.section(o[0])
+        vq_section = _label_at(run.new, o[0])
         same = int(c.section is not None and vq_section == c.section)
         pre = normalize_quote(text[max(0, o[0] - len(c.prefix)) : o[0]])
         suf = normalize_quote(text[o[1] : o[1] + len(c.suffix)])
@@ -898,7 +839,7 @@ def _choose(run: _Run, c: OldCitation, occ: Sequence[tuple[int, int]], near: int
 
 
 def _where(run: _Run, span: tuple[int, int]) -> str:
-    label = run.locator.section(span[0])
+    label = _label_at(run.new, span[0])
     page = run.new.page_of(span[0])
     parts = [f"clause {label}" if label else "no numbered clause", f"offsets [{span[0]}, {span[1]})"]
     if page is not None:
@@ -993,7 +934,7 @@ def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
     elif not occ:
         return _stale_unaligned(run, c)
     else:
-        in_clause = [o for o in occ if c.section is not None and run.locator.section(o[0]) == c.section]
+        in_clause = [o for o in occ if c.section is not None and _label_at(run.new, o[0]) == c.section]
         k = len(c.occurrences)
         if in_clause:
             anchor = _choose(run, c, in_clause, c.start)
@@ -1008,7 +949,7 @@ def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
             )
         else:
             anchor = _choose(run, c, occ, c.start)
-    vq = run.locator.quote(anchor[0], anchor[1])
+    vq = VerifiedQuote.at(run.new, anchor[0], anchor[1])
     text = run.new.text
     pre = text[max(0, anchor[0] - len(c.prefix)) : anchor[0]]
     suf = text[anchor[1] : anchor[1] + len(c.suffix)]
@@ -1157,7 +1098,7 @@ def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
         if not spans:
             continue
         span = (q.start, q.end) if (q.start, q.end) in spans else spans[0]
-        vq = run.locator.quote(span[0], span[1])
+        vq = VerifiedQuote.at(run.new, span[0], span[1])
         where = _where(run, span)
         return FindingOutcome(
             id=fid,

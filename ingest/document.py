@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -22,6 +23,30 @@ SECTION_KINDS = ("article", "clause", "definition", "schedule", "exhibit", "tabl
 def sha256_text(text: str) -> str:
     """SHA-256 of the UTF-8 encoding of `text`, hex."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # one code point, two UTF-16 units
+
+
+def _section_sweep(sections: tuple[Section, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each stretch between section boundaries, the index of its innermost section (-1: none)."""
+    events: dict[int, list[tuple[int, int]]] = {}
+    for i, s in enumerate(sections):
+        if s.end > s.start:
+            events.setdefault(s.start, []).append((1, i))
+            events.setdefault(s.end, []).append((-1, i))
+    starts: list[int] = []
+    innermost: list[int] = []
+    active: set[int] = set()
+    for pos in sorted(events):
+        for kind, i in events[pos]:
+            if kind == 1:
+                active.add(i)
+            else:
+                active.discard(i)
+        starts.append(pos)
+        innermost.append(max(active, key=lambda i: (sections[i].level, i), default=-1))
+    return tuple(starts), tuple(innermost)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,10 +135,17 @@ class Document:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     text_sha256: str = field(init=False)
     _page_starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _astral: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _sweep_starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _sweep_sections: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "text_sha256", sha256_text(self.text))
         object.__setattr__(self, "_page_starts", tuple(p.start for p in self.pages))
+        object.__setattr__(self, "_astral", tuple(m.start() for m in _ASTRAL.finditer(self.text)))
+        starts, innermost = _section_sweep(self.sections)
+        object.__setattr__(self, "_sweep_starts", starts)
+        object.__setattr__(self, "_sweep_sections", innermost)
 
     @property
     def ready(self) -> bool:
@@ -127,12 +159,19 @@ class Document:
         return self.pages[max(i, 0)].number
 
     def section_at(self, offset: int) -> Section | None:
-        """The innermost section containing `offset`, or None."""
-        best: Section | None = None
-        for s in self.sections:
-            if s.start <= offset < s.end and (best is None or s.level >= best.level):
-                best = s
-        return best
+        """The innermost section containing `offset` (the deepest level; among equals the later one), or None.
+
+        Answered by bisection over a sweep of the section boundaries made once per document, so
+        locating thousands of quotes does not scan every section for each.
+        """
+        i = bisect.bisect_right(self._sweep_starts, offset) - 1
+        if i < 0 or self._sweep_sections[i] < 0:
+            return None
+        return self.sections[self._sweep_sections[i]]
+
+    def utf16_offset(self, offset: int) -> int:
+        """The UTF-16 code-unit offset of a code-point offset (for JavaScript and other web consumers)."""
+        return offset + bisect.bisect_left(self._astral, offset)
 
     def sections_containing(self, start: int, end: int) -> list[Section]:
         """Every section whose range covers `[start, end)`, outermost first."""
