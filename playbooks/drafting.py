@@ -223,11 +223,10 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
             n_found = 0
             for m in _XREF.finditer(text):
                 raw = m["num"]
-                num = (
-                    str(roman_to_int(raw))
-                    if raw[0] in "IVXLC"
-                    else ".".join(str(int(x)) for x in raw.split("."))
-                )
+                roman = roman_to_int(raw) if raw[0] in "IVXLC" else None
+                if raw[0] in "IVXLC" and roman is None:
+                    continue  # not a well-formed roman numeral ("IIV"): not a reference we can check
+                num = str(roman) if roman is not None else ".".join(str(int(x)) for x in raw.split("."))
                 if num in nums or any(n.startswith(num + ".") for n in nums) or num in seen:
                     continue
                 if _XREF_ELSEWHERE.match(text, m.end()) or text[m.end() : m.end() + 1].isalpha():

@@ -55,7 +55,8 @@ CUAD_MAP: Mapping[str, Sequence[When]] = {
     "Anti-Assignment": (When(rule="assignment"),),
     "Change of Control": (When(rule="change_of_control"),),
     "Termination for Convenience": (When(rule="termination_for_convenience"),),
-    "Renewal Term": (When(rule="auto_renewal", field="renews_automatically"),),
+    # CUAD's renewal term includes renewal options and extensions, not only automatic renewal
+    "Renewal Term": (When(rule="auto_renewal", field="renewal"),),
     "Notice Period to Terminate Renewal": (When(rule="auto_renewal", field="notice_days"),),
     "Insurance": (When(rule="insurance"),),
     "Audit Rights": (When(rule="audit_rights"),),
@@ -64,7 +65,8 @@ CUAD_MAP: Mapping[str, Sequence[When]] = {
     "Exclusivity": (When(rule="exclusivity"),),
     "No-Solicit of Employees": (When(rule="non_solicitation"),),
     "No-Solicit of Customers": (When(rule="no_solicit_customers"),),
-    "IP Ownership Assignment": (When(rule="ip_ownership"),),
+    # CUAD labels IP that passes to the other party, not a party keeping its own
+    "IP Ownership Assignment": (When(rule="ip_ownership", field="ip_transfers"),),
     "License Grant": (When(rule="licence_grant"),),
     "Post-Termination Services": (When(rule="effect_of_termination"),),
     "Liquidated Damages": (When(rule="liquidated_damages"),),
