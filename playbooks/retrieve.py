@@ -47,6 +47,9 @@ from playbooks.units import Unit, build_units
 
 #: Reciprocal rank fusion constant (Cormack et al. 2009).
 RRF_K = 60
+#: Weight of the meaning-based ranking in the fusion, relative to the keyword ranking (1.0): on CUAD
+#: the general-purpose embedding model is the weaker ranker of contract language (docs/retrieval_eval.md).
+SEMANTIC_WEIGHT = 0.5
 #: Confidence points subtracted from every hit when meaning-based ranking is unavailable.
 NO_SEMANTIC_PENALTY = 8
 #: Keyword score factor per bridge phrase found whole in a unit (up to three phrases).
@@ -260,7 +263,8 @@ class ClauseRetriever:
             order_sem = [int(i) for i in np.argsort(-sem_adj, kind="stable")]
             sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
             fused = reciprocal_rank_fusion(
-                [[str(i) for i in order_kw if i in kw_rank], [str(i) for i in order_sem]]
+                [[str(i) for i in order_kw if i in kw_rank], [str(i) for i in order_sem]],
+                weights=[1.0, SEMANTIC_WEIGHT],
             )
             final = [int(i) for i, _ in fused]
         else:
