@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -14,13 +15,21 @@ from citationgate.versions import ingest_file
 EXIT_WITHHELD = 5
 
 
+class IngestFormat(StrEnum):
+    text = "text"
+    table = "table"  # the same as text: the name every other command uses
+    json = "json"
+
+
 @app.command()
 def ingest(
     file: Annotated[Path, typer.Argument(help="A contract: .pdf, .docx, .txt or .md.")],
     view: Annotated[
         str, typer.Option(help="Tracked changes in a DOCX: 'accepted' (default) or 'original'.")
     ] = "accepted",
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[
+        IngestFormat, typer.Option("--format", help="text (or table) or json.")
+    ] = IngestFormat.text,
     db: DbOption = None,
 ) -> None:
     """Read a contract into its canonical text, store the version, and print a summary.
@@ -30,7 +39,7 @@ def ingest(
     store = Store.open(db)
     version, reused = ingest_file(store, file, view=view)
     doc = version.document
-    if fmt is Format.json:
+    if fmt is IngestFormat.json:
         emit_json({"version_id": version.id, "reused": reused, **doc.to_dict()})
     else:
         typer.echo(f"{doc.name}  version {version.id}{' (already stored)' if reused else ''}")
