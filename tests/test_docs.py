@@ -34,7 +34,8 @@ def test_every_command_has_help_and_is_in_the_readme(words: list[str]) -> None:
     result = runner.invoke(app, [*words, "--help"])
     assert result.exit_code == 0, result.output
     assert "Usage" in result.stdout
-    assert f"citationgate {' '.join(words)}" in README, f"`citationgate {' '.join(words)}` is not in README.md"
+    command = f"citationgate {' '.join(words)}"
+    assert command in README, f"`{command}` is not in README.md"
 
 
 def test_every_command_the_readme_names_exists() -> None:
