@@ -139,6 +139,12 @@ def _words(text: str) -> list[str]:
     return [c for w in text.split() if (c := w.strip(".,;:()\"'“”’").lower())]
 
 
+def _continues(extension: list[str], following: list[str]) -> bool:
+    """The extension words are the passage's real continuation, give or take an article."""
+    window = following[: len(extension) + 1]
+    return sum(1 for w in extension if w in window) >= len(extension) - 1
+
+
 def _spans(rec: CuadRecord) -> Iterable[dict[str, Any]]:
     for cat in rec.categories.values():
         yield from cat["spans"]
@@ -178,8 +184,8 @@ def _evaluate_record(rec: CuadRecord, result: GateEval, rng: random.Random, *, m
             mutated = mutate(kind, quote, other, rng)
             if mutated is None or index.find_exact(mutated):
                 continue  # nothing to mutate, or the mutated words really are in the contract
-            if kind in ("extended", "spliced") and _words(other)[:4] == following[:4]:
-                continue  # the "other" words are what really follows: not an extension at all
+            if kind in ("extended", "spliced") and _continues(_words(other)[:4], following[:4]):
+                continue  # the "other" words are (nearly) what really follows: not an extension at all
             result.mutations_tried[kind] += 1
             proposals.append(
                 Proposal(

@@ -1,0 +1,68 @@
+"""`citationgate eval`: the real-data measurements on a small, fast subset (the full runs are commands)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from citationgate.cli import app
+
+runner = CliRunner()
+
+
+def test_eval_headline_json_on_a_subset(shared_data: Path, tmp_path: Path) -> None:
+    """Re-typed expert spans all locate; no mutation verifies; every headline figure is there."""
+    out = tmp_path / "evaluation.md"
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "gate",
+            "pdf",
+            "clauses",
+            "--data",
+            str(shared_data),
+            "--limit",
+            "4",
+            "--format",
+            "json",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    headline = json.loads(result.stdout)
+    assert headline["gate"]["location_rate"] == 1.0
+    assert headline["gate"]["false_verifications"] == 0
+    assert headline["gate"]["mutations_tried"] > 100
+    assert headline["pdf"]["location_rate"] >= 0.99
+    for figures in headline["categories"].values():
+        assert set(figures) >= {"precision", "recall", "f1", "false_absence_rate", "span_overlap"}
+    text = out.read_text(encoding="utf-8")
+    assert "do not edit by hand" in text and "| Governing Law |" in text
+
+
+def test_eval_nda_subset(shared_data: Path) -> None:
+    result = runner.invoke(
+        app, ["eval", "nda", "--data", str(shared_data), "--limit", "3", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    nda = json.loads(result.stdout)["nda"]
+    assert nda["ndas"] == 3 and "nda-8" in nda["hypotheses"]
+
+
+def test_eval_without_data_is_one_error_line(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["eval", "gate", "--data", str(tmp_path)])
+    assert result.exit_code == 3
+    assert result.stderr == (
+        f"Error: {tmp_path / 'cuad' / 'annotations.jsonl'}: CUAD annotations not found "
+        "(expected the CUAD/ContractNLI layout of shared/data)\n"
+    )
+
+
+def test_eval_rejects_an_unknown_part() -> None:
+    result = runner.invoke(app, ["eval", "everything"])
+    assert result.exit_code == 2
+    assert "unknown part 'everything'" in result.stderr
