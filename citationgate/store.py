@@ -27,6 +27,7 @@ from sqlmodel import Field, Session, SQLModel, create_engine, select
 from citationgate.audit import GENESIS, AuditEvent, ChainBreak, check_chain, entry_hash, event_fields
 from citationgate.errors import NotFoundError, StoreError
 from ingest.document import Document
+from ingest.load import READER_VERSION
 
 ENV_VAR = "CITATIONGATE_DB"
 
@@ -59,6 +60,7 @@ class DocumentVersionRow(SQLModel, table=True):
     view: str
     text_sha256: str = Field(index=True)
     source_sha256: str = Field(index=True)
+    reader: str = ""  # ingest.load.READER_VERSION of the reader that produced the text
     status: str
     fidelity: float
     fidelity_method: str
@@ -168,11 +170,16 @@ class Store:
 
     # ── document versions ────────────────────────────────────────────────────────────────────
     def find_version(self, *, source_sha256: str, view: str) -> VersionRecord | None:
-        """The stored version read from these exact bytes in this view, if any (reuse by hash)."""
+        """The stored version read from these exact bytes, in this view, by this version of the readers
+        (reuse by hash). A version read by an older reader is not reused: the file is read again."""
         with self._session() as s:
             row = s.exec(
                 select(DocumentVersionRow)
-                .where(DocumentVersionRow.source_sha256 == source_sha256, DocumentVersionRow.view == view)
+                .where(
+                    DocumentVersionRow.source_sha256 == source_sha256,
+                    DocumentVersionRow.view == view,
+                    DocumentVersionRow.reader == READER_VERSION,
+                )
                 .order_by(DocumentVersionRow.id)  # type: ignore[arg-type]
             ).first()
             return _version_record(row) if row else None
@@ -207,6 +214,7 @@ class Store:
             view=document.view,
             text_sha256=document.text_sha256,
             source_sha256=document.source_sha256,
+            reader=str(document.metadata.get("reader", "")),
             status=document.status,
             fidelity=document.fidelity.value,
             fidelity_method=document.fidelity.method,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ingest.document import Document
 from ingest.errors import CorruptFileError, MissingFileError, UnsupportedFileError
 
 SUPPORTED = (".pdf", ".docx", ".txt", ".md")
+
+#: The readers' own version: bump it whenever any reader's output for the same bytes changes, so a
+#: store never reuses a version read by an older reader (it is kept in `Document.metadata["reader"]`).
+READER_VERSION = "1"
 VIEWS = ("accepted", "original")
 
 #: Files larger than this are refused before they are read (a contract is rarely over 50 MB).
@@ -42,11 +47,13 @@ def load_document(path: str | Path, *, view: str = "accepted") -> Document:
     if suffix == ".docx":
         from ingest.word import load_docx
 
-        return load_docx(path, data, view=view)
-    if suffix == ".pdf":
+        document = load_docx(path, data, view=view)
+    elif suffix == ".pdf":
         from ingest.pdf import load_pdf
 
-        return load_pdf(path, data)
-    from ingest.plain import load_text
+        document = load_pdf(path, data)
+    else:
+        from ingest.plain import load_text
 
-    return load_text(path, data)
+        document = load_text(path, data)
+    return replace(document, metadata={**document.metadata, "reader": READER_VERSION})

@@ -58,3 +58,21 @@ def test_versions_form_a_lineage(tmp_path: Path) -> None:
         _doc(tmp_path, "1. Term\nThis Agreement runs for six (6) months.\n"), previous_version_id=v1.id
     )
     assert v2.lineage == v1.id and v2.version_no == 2
+
+
+def test_a_version_read_by_an_older_reader_is_not_reused(tmp_path: Path) -> None:
+    """Reuse by hash is keyed on the bytes, the view and the readers' version: a reader fix takes effect."""
+    from dataclasses import replace
+
+    from citationgate.versions import ingest_file
+
+    store = Store.open()
+    p = tmp_path / "c.txt"
+    p.write_text("1. Term\nThis Agreement runs for twelve (12) months.\n")
+    current = load_document(p)
+    older = replace(current, text=current.text.upper(), metadata={**current.metadata, "reader": "0"})
+    stale = store.save_version(older)  # what an older reader stored from the same bytes
+    fresh, reused = ingest_file(store, p)
+    assert not reused and fresh.id != stale.id
+    assert fresh.document.text == current.text
+    assert ingest_file(store, p) == (fresh, True)
