@@ -32,6 +32,7 @@ from playbooks.extract import (
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
 from playbooks.passages import Passages
 from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.retrieve import ClauseRetriever
 from playbooks.scan import Scanner
 from playbooks.schema import CompiledCheck, CompiledClause, CompiledField, CompiledPosition, Playbook
 
@@ -83,6 +84,7 @@ class _Context:
         self.scanner = Scanner(self.passages)
         self.coverage = coverage_of(doc)
         self.complete = doc.ready
+        self._retriever: ClauseRetriever | None = None
         self.heads: list[tuple[int, int, str]] = []  # section start, end, heading text (lower)
         for s in doc.sections:
             if s.kind == "definition":
@@ -107,6 +109,12 @@ class _Context:
     def _para_end(self, start: int) -> int:
         m = _PARA_BREAK.search(self.text, start)
         return m.start() if m else len(self.text)
+
+    def retriever(self) -> ClauseRetriever:
+        """The document's clause retriever, built on first use (only a search that found nothing needs it)."""
+        if self._retriever is None:
+            self._retriever = ClauseRetriever(self.doc, semantic=None)
+        return self._retriever
 
     def _heading_region_end(self, start: int, end: int) -> int:
         sec = self.doc.section_at(start)
@@ -536,9 +544,29 @@ def _search_record(ctx: _Context, clause: CompiledClause, requirement: str) -> S
     m = clause.model.locate
     queries = tuple(f"heading: {h}" for h in m.headings) + tuple(f"term: {b}" for b in m.bridges)
     queries += tuple(f"pattern: {p}" for p in m.patterns)
+    queries += _nearest_clauses(ctx, clause)
     return SearchRecord(
         requirement=requirement, queries=queries, coverage=ctx.coverage, complete=ctx.complete
     )
+
+
+def _nearest_clauses(ctx: _Context, clause: CompiledClause) -> tuple[str, ...]:
+    """A second, independent search before saying "absent": the clause retriever (BM25 with the
+    plain-language bridges) asked for the clause by its title and bridge terms. Its nearest clauses
+    are recorded in the absence evidence — what was considered and not taken — so the reviewer who
+    must confirm a high-supervision absence knows where to look first. It never changes the outcome:
+    a retrieval score is not evidence that the clause is there."""
+    if not ctx.doc.text.strip():
+        return ()
+    question = " ".join([clause.model.title, *clause.model.locate.bridges])
+    try:
+        hits = ctx.retriever().search(question, top=3, use_semantic=False)
+    except ValueError:  # nothing indexable in the document
+        return ()
+    if not hits:
+        return (f"retrieval: {question!r} — no candidate clause",)
+    near = "; ".join(f"{h.label or h.id} at {h.start}–{h.end} (confidence {h.confidence})" for h in hits)
+    return (f"retrieval: {question!r} — nearest clauses considered and not taken: {near}",)
 
 
 def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
