@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import bm25s  # noqa: E402
 
-from citationgate.evaluate_retrieval import QUESTIONS, EvaluationDataError, cuad_dir  # noqa: E402
+from citationgate.evaluation.retrieval_eval import QUESTIONS, EvaluationDataError, cuad_dir  # noqa: E402
 from ingest.document import Document  # noqa: E402
 from ingest.load import load_document  # noqa: E402
 from ingest.sections import detect_sections  # noqa: E402

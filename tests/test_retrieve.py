@@ -375,7 +375,7 @@ def test_empty_document_finds_nothing() -> None:
 @pytest.mark.data
 def test_cuad_evaluation_runs(shared_data: Path) -> None:
     """The CUAD evaluation runs over a few real contracts and reports every mode."""
-    from citationgate.evaluate_retrieval import QUESTIONS, evaluate_retrieval
+    from citationgate.evaluation.retrieval_eval import QUESTIONS, evaluate_retrieval
 
     result = evaluate_retrieval(shared_data, limit=3, semantic=False)
     assert result["contracts"] == 3 and len(result["categories"]) == len(QUESTIONS)

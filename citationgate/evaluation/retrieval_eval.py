@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from citationgate.evaluation.data import DataMissingError
 from ingest.document import Document
-from ingest.errors import CitationGateError
 from ingest.load import load_document
 from playbooks.retrieve import Bridges, ClauseRetriever, load_bridges
 from playbooks.semantic import load_semantic_ranker
@@ -88,10 +88,8 @@ PLAYBOOK_CATEGORIES = frozenset(
 MODES = ("keywords", "bridges", "semantic")
 
 
-class EvaluationDataError(CitationGateError):
-    """The CUAD folder is missing or not in the expected shape."""
-
-    exit_code = 3
+#: The same error as every other evaluation's missing data folder (exit code 3).
+EvaluationDataError = DataMissingError
 
 
 def cuad_dir(data_dir: str | Path) -> Path:
