@@ -415,44 +415,13 @@ class Store:
             if limit:
                 q = q.limit(limit)
             rows = list(reversed(s.exec(q).all()))
-            return [
-                {
-                    "id": r.id,
-                    "at": r.at,
-                    "action": r.action,
-                    "result": r.result,
-                    "actor": r.actor,
-                    "document_sha256": r.document_sha256,
-                    "rule": r.rule,
-                    "reason": r.reason,
-                    "payload": json.loads(r.payload),
-                    "prev_hash": r.prev_hash,
-                    "hash": r.hash,
-                }
-                for r in rows
-            ]
+            return [{"id": r.id, **_audit_fields(r), "prev_hash": r.prev_hash, "hash": r.hash} for r in rows]
 
     def check_audit(self) -> tuple[int, ChainBreak | None]:
         """Verify the whole chain; returns the number of entries and the first break, if any."""
         with self._session() as s:
             rows = s.exec(select(AuditRow).order_by(AuditRow.id)).all()  # type: ignore[arg-type]
-            entries = []
-            for r in rows:
-                try:
-                    payload = json.loads(r.payload)
-                except ValueError:
-                    payload = r.payload
-                fields = {
-                    "at": r.at,
-                    "action": r.action,
-                    "result": r.result,
-                    "actor": r.actor,
-                    "document_sha256": r.document_sha256,
-                    "rule": r.rule,
-                    "reason": r.reason,
-                    "payload": payload,
-                }
-                entries.append((r.id or 0, fields, r.prev_hash, r.hash))
+            entries = [(r.id or 0, _audit_fields(r), r.prev_hash, r.hash) for r in rows]
             return len(entries), check_chain(entries)
 
     def _lock(self, s: Session) -> None:
@@ -474,6 +443,25 @@ def _make_sqlite_safe(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _audit_fields(r: AuditRow) -> dict[str, Any]:
+    """The fields an audit entry's hash covers, as stored (a payload that is not JSON is kept as text,
+    so tampering with it shows as a broken chain rather than an error)."""
+    try:
+        payload: Any = json.loads(r.payload)
+    except ValueError:
+        payload = r.payload
+    return {
+        "at": r.at,
+        "action": r.action,
+        "result": r.result,
+        "actor": r.actor,
+        "document_sha256": r.document_sha256,
+        "rule": r.rule,
+        "reason": r.reason,
+        "payload": payload,
+    }
 
 
 def _version_record(row: DocumentVersionRow) -> VersionRecord:
