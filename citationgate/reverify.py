@@ -27,7 +27,9 @@ Each citation that was verified in the earlier review gets one status:
 - ``stale`` — the words are no longer in the document exactly.
 
 A finding takes the best of its citations: it stays ``verified`` while at least one citation is
-verified, and the reason names the citations that went stale; any ``context_changed`` citation makes
+verified, and the reason names the citations that went stale — unless a stale citation held a value
+the finding's judgment was parsed from (a playbook finding's ``extracted`` values): then the claim no
+longer stands and the finding is ``stale``, naming the value; any ``context_changed`` citation makes
 the finding ``context_changed``; all stale makes it ``stale``. Absence findings are re-run: with the
 playbook recorded on the earlier review, the playbook's clause is run against the new version and the
 finding is ``resolved`` (with its verified quote) if the clause is now there, else ``open``; without a
@@ -556,6 +558,9 @@ def _reverify_finding(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
                 if c.checkable and several:  # one citation: the finding's own event records it
                     run.events.append(_event(run, f, "reverify-citation", out.status, out.reason, (out,)))
             status, reason = _aggregate(cites)
+            lost = _values_lost(f, cites)
+            if lost and status != STALE:
+                status, reason = STALE, f"{lost}; {reason}"
             outcome = FindingOutcome(
                 id=fid,
                 previous_id=fid,
@@ -567,6 +572,38 @@ def _reverify_finding(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
             )
     run.events.append(_event(run, f, "reverify", outcome.status, outcome.reason, outcome.citations))
     return outcome
+
+
+def _values_lost(f: Mapping[str, Any], cites: Sequence[CitationOutcome]) -> str:
+    """The extracted values the finding's judgment rests on that sat inside a citation that went stale.
+
+    A playbook finding states values parsed from its quotes ("the cap is three (3) months' fees"). If the
+    passage holding such a value changed, the finding's claim no longer stands, even where its other
+    citations are untouched: the finding is stale, and this says which value and where it came from.
+    """
+    extracted = f.get("extracted") or {}
+    lost = []
+    for name, v in extracted.items():
+        if (
+            not isinstance(v, Mapping)
+            or not isinstance(v.get("start"), int)
+            or not isinstance(v.get("end"), int)
+        ):
+            continue
+        for c in cites:
+            o = c.old
+            if (
+                c.status == STALE
+                and o.start is not None
+                and o.end is not None
+                and o.start <= v["start"]
+                and v["end"] <= o.end
+            ):
+                lost.append(f"'{name}' ({v.get('text')!r}, citation {o.index + 1})")
+                break
+    if not lost:
+        return ""
+    return "the values this finding rests on came from passages that changed: " + ", ".join(lost)
 
 
 def _carried(c: OldCitation) -> CitationOutcome:

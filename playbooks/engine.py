@@ -384,6 +384,7 @@ def _quote_range(
             start -= 1
         while end < hi and not ctx.text[end].isspace():
             end += 1
+    start = after_label(ctx.doc, start, end)
     while start < end and ctx.text[start].isspace():
         start += 1
     while end > start and ctx.text[end - 1].isspace():
@@ -391,6 +392,30 @@ def _quote_range(
     if end - start < 10:
         return None
     return QuoteRef(text=ctx.text[start:end], start=start, end=end, section=ctx.section_label(start))
+
+
+_LABEL_TAIL = re.compile(r"[.):]?[ \t\u00a0]+")
+
+
+def after_label(doc: Document, start: int, end: int) -> int:
+    """Where a quote starting at `start` begins once the clause's own number is left out.
+
+    The number belongs to the pinpoint ("clause 7.3"), not to the quoted words: a renumbered clause
+    still says the same thing, and re-verification must find the same words after a redline. A DOCX
+    number generated from numbering.xml is skipped the same way as a typed one.
+    """
+    p = start
+    for g in doc.generated:
+        if g.start == p and g.kind == "numbering":
+            p = g.end
+    section = doc.section_at(p)
+    if section is not None and section.start == p and doc.text.startswith(section.label, p):
+        p += len(section.label)
+    if p == start:
+        return start
+    tail = _LABEL_TAIL.match(doc.text, p)
+    p = tail.end() if tail else p
+    return p if end - p >= 10 else start
 
 
 def _quote(ctx: _Context, i: int) -> QuoteRef | None:
