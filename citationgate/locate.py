@@ -52,6 +52,7 @@ from rapidfuzz.distance import Levenshtein
 from citationgate.normalize import (
     Normalized,
     NormalizedView,
+    has_variants,
     normalize_quote,
     normalize_quotes,
     normalize_text,
@@ -83,6 +84,8 @@ class QuoteIndex:
         Offsets are canonical `[start, end)`; `text[start]` and `text[end - 1]` are never whitespace.
         Occurrences are reported in order, overlapping ones included.
         """
+        if not has_variants(quote):
+            return self._find_normalized(normalize_quote(quote))
         variants = quote_variants(quote)
         if len(variants) == 1:
             return self._find_normalized(variants[0])
@@ -140,8 +143,9 @@ class QuoteIndex:
                         if span is not None:
                             found[i].add(span)
         for i, quote in enumerate(quotes):  # the rare quote with a hyphen at a line break of its own
-            for variant in quote_variants(quote)[1:]:
-                found[i].update(self._find_normalized(variant))
+            if has_variants(quote):
+                for variant in quote_variants(quote)[1:]:
+                    found[i].update(self._find_normalized(variant))
         return [sorted(f) for f in found]
 
     def differs_only_in_case(self, quote: str) -> bool:

@@ -138,6 +138,14 @@ def quote_variants(quote: str) -> list[str]:
 
 
 _HYPHEN_SPACE = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")
+#: A dash of any width right after a letter and followed by whitespace ("non-⏎", "non- "): only such
+#: a quote can have more than one form ("word — word", with spaces on both sides, has one).
+_DASH_THEN_SPACE = re.compile(r"(?<=[^\W\d_])[" + re.escape(_DASHES) + r"]\s")
+
+
+def has_variants(quote: str) -> bool:
+    """Cheap test, before `quote_variants`: could the quote have a second index form?"""
+    return _DASH_THEN_SPACE.search(quote) is not None
 
 
 _BATCH_SEPARATOR = "\x00"
