@@ -149,6 +149,11 @@ class Store:
             if url.startswith("sqlite"):
                 _make_sqlite_safe(self.engine)
             SQLModel.metadata.create_all(self.engine)
+        except ImportError as exc:  # a server URL whose database driver is not installed
+            raise StoreError(
+                f"cannot open the database {_redact(url)}: its driver is not installed ({exc.name}); "
+                "for PostgreSQL: pip install 'citationgate[postgres]' and use a postgresql+psycopg:// URL"
+            ) from None
         except (SQLAlchemyError, OSError, ValueError) as exc:
             raise StoreError(f"cannot open the database {_redact(url)}: {_first_line(exc)}") from None
 

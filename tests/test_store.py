@@ -76,3 +76,18 @@ def test_a_version_read_by_an_older_reader_is_not_reused(tmp_path: Path) -> None
     assert not reused and fresh.id != stale.id
     assert fresh.document.text == current.text
     assert ingest_file(store, p) == (fresh, True)
+
+
+def test_a_server_url_that_cannot_be_opened_is_one_clear_error() -> None:
+    """No traceback and no internal error; the password is not echoed; a missing driver is named."""
+    import importlib.util
+
+    import pytest
+
+    from citationgate.errors import StoreError
+
+    with pytest.raises(StoreError, match=r"cannot open the database postgresql\+psycopg://\*\*\*@") as info:
+        Store("postgresql+psycopg://user:secret@127.0.0.1:1/db")
+    assert "secret" not in str(info.value)
+    if importlib.util.find_spec("psycopg") is None:
+        assert "driver is not installed (psycopg)" in str(info.value)
