@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from citationgate.ledger import clause_references, split_sentences
@@ -103,20 +103,7 @@ def find_passages(answer: str) -> list[Passage]:
     masked = blank(masked, blocks)
     found.extend(_inline_passages(answer, masked))
     found.sort(key=lambda p: p.start)
-    return [
-        Passage(
-            index=i,
-            text=p.text,
-            start=p.start,
-            end=p.end,
-            kind=p.kind,
-            line=p.line,
-            outer_start=p.outer_start,
-            outer_end=p.outer_end,
-            unclosed=p.unclosed,
-        )
-        for i, p in enumerate(found, 1)
-    ]
+    return [replace(p, index=i) for i, p in enumerate(found, 1)]
 
 
 def _block_regions(masked: str) -> list[Span]:

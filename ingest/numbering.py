@@ -21,7 +21,7 @@ Bullets and "none" levels produce no label here: they number nothing a lawyer wo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -320,17 +320,7 @@ class Numbering:
                         starts[ilvl] = so
                     lv = ov.find(W + "lvl")
                     if lv is not None:
-                        parsed = _parse_level(lv)
-                        lvls[ilvl] = Level(
-                            ilvl=ilvl,
-                            start=parsed.start,
-                            fmt=parsed.fmt,
-                            text=parsed.text,
-                            is_lgl=parsed.is_lgl,
-                            restart=parsed.restart,
-                            suffix=parsed.suffix,
-                            pstyle=parsed.pstyle,
-                        )
+                        lvls[ilvl] = replace(_parse_level(lv), ilvl=ilvl)
                 nums[nid] = Num(id=nid, abstract_id=aid, start_overrides=starts, level_overrides=lvls)
         return cls(abstracts=abstracts, nums=nums, styles=dict(styles or {}))
 
