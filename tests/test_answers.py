@@ -24,10 +24,9 @@ from citationgate.answers import (
     parse_findings,
     section_regions,
 )
-from citationgate.gate import gate
 from citationgate.proposals import parse_proposals
 from citationgate.store import ReviewRecord, Store
-from citationgate.versions import ingest_file
+from citationgate.verification import verify_and_store
 
 ACT = """LOCAL AUTHORITIES ACT
 
@@ -84,16 +83,7 @@ def verified_review(tmp_path: Path, text: str = ACT, proposals: dict[str, Any] =
     """Ingest `text`, gate `proposals` against it and store the review — what `verify` does."""
     path = tmp_path / "act.txt"
     path.write_text(text, encoding="utf-8")
-    store = Store.open()
-    version, _ = ingest_file(store, path)
-    result = gate(version.document, parse_proposals(proposals))
-    return store.write_review(
-        kind="verify",
-        document=version.document,
-        version_id=version.id,
-        findings=[f.to_dict() for f in result.findings],
-        audit=result.audit,
-    )
+    return verify_and_store(Store.open(), path, parse_proposals(proposals)).review
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citationgate.gate import gate
 from citationgate.ledger import (
     CitedPassage,
     JudgeVerdict,
@@ -25,7 +24,7 @@ from citationgate.ledger import (
 )
 from citationgate.proposals import parse_proposals
 from citationgate.store import ReviewRecord, Store
-from citationgate.versions import ingest_file
+from citationgate.verification import verify_and_store
 
 FEES = "The Authority may fix fees for the use of any facility."
 POLICY = "This policy covers all employees of the Authority."
@@ -302,16 +301,7 @@ The Customer shall pay the fees within thirty (30) days of invoice.
 def _review(tmp_path: Path, proposals: dict[str, Any]) -> ReviewRecord:
     path = tmp_path / "msa.txt"
     path.write_text(CONTRACT, encoding="utf-8")
-    store = Store.open()
-    version, _ = ingest_file(store, path)
-    result = gate(version.document, parse_proposals(proposals))
-    return store.write_review(
-        kind="verify",
-        document=version.document,
-        version_id=version.id,
-        findings=[f.to_dict() for f in result.findings],
-        audit=result.audit,
-    )
+    return verify_and_store(Store.open(), path, parse_proposals(proposals)).review
 
 
 def test_ledger_rows_from_a_review(tmp_path: Path) -> None:

@@ -15,10 +15,9 @@ import typer
 
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, ReportFormat, app, emit_json, fail, info
 from citationgate.errors import ProposalError
-from citationgate.gate import gate
 from citationgate.proposals import parse_proposals
 from citationgate.store import Store
-from citationgate.versions import ingest_file
+from citationgate.verification import status_counts, verify_and_store
 from ingest.errors import MissingFileError
 
 EXIT_AUDIT = 7
@@ -63,22 +62,11 @@ def verify(
     rejected.
     """
     proposals = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
-    store = Store.open(db)
-    version, reused = ingest_file(store, doc)
-    document = version.document
-    if reused:
-        info(f"{document.name}: reusing stored version {version.id} (same bytes)")
-    result = gate(document, proposals)
-    findings = [f.to_dict() for f in result.findings]
-    counts = _counts(findings)
-    record = store.write_review(
-        kind="verify",
-        document=document,
-        version_id=version.id,
-        findings=findings,
-        audit=result.audit,
-        summary={"proposals_file": proposals_file.name, "counts": counts},
-    )
+    done = verify_and_store(Store.open(db), doc, proposals, summary={"proposals_file": proposals_file.name})
+    document, record, findings = done.version.document, done.review, done.findings
+    if done.reused:
+        info(f"{document.name}: reusing stored version {done.version.id} (same bytes)")
+    counts = status_counts(findings)
     if fmt is Format.json:
         emit_json(
             {
@@ -156,7 +144,7 @@ def findings(
             }
         )
         return
-    counts = _counts(record.findings)
+    counts = status_counts(record.findings)
     if fmt is ReportFormat.md and record.kind == "review":  # the memo `review --format md` prints
         from citationgate.report import record_data
         from citationgate.report import render_markdown as review_memo
@@ -223,14 +211,6 @@ def audit(
 
 # ── rendering (over finding dicts, so stored reviews print the same way) ─────────────────────────
 _MARK = {"verified": "✓", "ambiguous": "?", "failed": "✗", "rejected": "✗", "unverifiable": "…"}
-
-
-def _counts(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    counts: dict[str, int] = {"verified": 0, "needs_review": 0, "rejected": 0}
-    for f in findings:
-        status = str(f.get("status"))
-        counts[status] = counts.get(status, 0) + 1
-    return counts
 
 
 def _summary_line(counts: Mapping[str, int]) -> str:
