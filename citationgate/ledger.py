@@ -964,28 +964,21 @@ def _negation_problems(claim: str, sentence: str) -> list[Problem]:
     c_neg, c_all = _negated_stems(claim)
     p_neg, p_all = _negated_stems(sentence)
     out = []
-    # the passage negates a word the claim states without negation
-    flipped = [p_neg[s] for s in p_neg if s in c_all and s not in c_neg]
-    if flipped:
-        words = ", ".join(repr(w) for w in flipped)
-        out.append(
-            Problem(
-                check="negation",
-                words=", ".join(flipped),
-                detail=f"the passage negates {words}; the claim does not",
+    # a word one side negates that the other states without negation
+    for negated, other_all, other_neg, who, other in (
+        (p_neg, c_all, c_neg, "the passage", "the claim"),
+        (c_neg, p_all, p_neg, "the claim", "the passage"),
+    ):
+        flipped = [negated[s] for s in negated if s in other_all and s not in other_neg]
+        if flipped:
+            words = ", ".join(repr(w) for w in flipped)
+            out.append(
+                Problem(
+                    check="negation",
+                    words=", ".join(flipped),
+                    detail=f"{who} negates {words}; {other} does not",
+                )
             )
-        )
-    # the claim negates a word the passage states without negation
-    flipped = [c_neg[s] for s in c_neg if s in p_all and s not in p_neg]
-    if flipped:
-        words = ", ".join(repr(w) for w in flipped)
-        out.append(
-            Problem(
-                check="negation",
-                words=", ".join(flipped),
-                detail=f"the claim negates {words}; the passage does not",
-            )
-        )
     return out
 
 
