@@ -1093,43 +1093,40 @@ def _became_unaligned(run: _Run, c: OldCitation) -> tuple[int, int] | None:
 def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
     fid = str(f.get("id"))
     rule = f.get("rule")
-    if run.playbook is None:
+
+    def outcome(status: str, reason: str, resolution: VerifiedQuote | None = None) -> FindingOutcome:
         return FindingOutcome(
             id=fid,
             previous_id=fid,
-            status=OPEN,
-            reason="still open: no playbook was recorded with the previous review, so the absence could not "
-            "be re-run against the new version",
+            status=status,
+            reason=reason,
             evidence="absence",
             citations=(),
             previous=f,
+            resolution=resolution,
+        )
+
+    if run.playbook is None:
+        return outcome(
+            OPEN,
+            "still open: no playbook was recorded with the previous review, so the absence could not "
+            "be re-run against the new version",
         )
     outcomes = _playbook_outcomes(run)
     if outcomes is None:
-        return FindingOutcome(
-            id=fid,
-            previous_id=fid,
-            status=OPEN,
-            reason=f"still open: the playbook {run.playbook.id} could not be re-run ({run._playbook_error})",
-            evidence="absence",
-            citations=(),
-            previous=f,
+        return outcome(
+            OPEN, f"still open: the playbook {run.playbook.id} could not be re-run ({run._playbook_error})"
         )
     hit = next((o for o in outcomes if o.rule == rule), None)
     pb = f"{run.playbook.id}@{run.playbook.version}" if run.playbook.version else run.playbook.id
     if hit is None:
-        reason = f"still open: playbook {pb} has no rule {rule!r} to re-run"
-        return FindingOutcome(
-            id=fid, previous_id=fid, status=OPEN, reason=reason, evidence="absence", citations=(), previous=f
-        )
+        return outcome(OPEN, f"still open: playbook {pb} has no rule {rule!r} to re-run")
     kind = str(hit.outcome)
     if kind in ("missing", "referenced_not_provided") or not hit.quotes:
         reason = f"still open: re-running {rule} of playbook {pb} on the new version: {kind or 'no quote'}"
         if hit.reason:
             reason += f" ({hit.reason})"
-        return FindingOutcome(
-            id=fid, previous_id=fid, status=OPEN, reason=reason, evidence="absence", citations=(), previous=f
-        )
+        return outcome(OPEN, reason)
     for q in hit.quotes:
         spans = run.index.find_exact(str(q.text))
         if not spans:
@@ -1137,24 +1134,11 @@ def _reverify_absence(run: _Run, f: Mapping[str, Any]) -> FindingOutcome:
         span = (q.start, q.end) if (q.start, q.end) in spans else spans[0]
         vq = VerifiedQuote.at(run.new, span[0], span[1])
         where = _where(run, span)
-        return FindingOutcome(
-            id=fid,
-            previous_id=fid,
-            status=RESOLVED,
-            reason=f"resolved: the clause is now there ({kind}, {where}): {_clip(vq.text)!r}",
-            evidence="absence",
-            citations=(),
-            previous=f,
-            resolution=vq,
+        return outcome(
+            RESOLVED, f"resolved: the clause is now there ({kind}, {where}): {_clip(vq.text)!r}", vq
         )
-    return FindingOutcome(
-        id=fid,
-        previous_id=fid,
-        status=OPEN,
-        reason=f"still open: playbook {pb} found {rule} ({kind}) but none of its quotes verified exactly",
-        evidence="absence",
-        citations=(),
-        previous=f,
+    return outcome(
+        OPEN, f"still open: playbook {pb} found {rule} ({kind}) but none of its quotes verified exactly"
     )
 
 
