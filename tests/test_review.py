@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from citationgate.errors import WithheldDocumentError
 from citationgate.model import Evidence, FindingStatus, Supervision
-from citationgate.report import ABSENCE_DISCLOSURE, record_data, render_markdown, render_table
+from citationgate.reports import ABSENCE_DISCLOSURE, record_data, render_markdown, render_table
 from citationgate.review import review, severity_at_least
 from citationgate.store import Store
 from ingest.document import Document

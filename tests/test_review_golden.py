@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citationgate.cli import app
-from citationgate.report import ABSENCE_DISCLOSURE
+from citationgate.reports import ABSENCE_DISCLOSURE
 from citationgate.store import Store
 from ingest.document import Document
 from ingest.load import load_document

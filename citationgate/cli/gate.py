@@ -146,8 +146,8 @@ def findings(
         return
     counts = status_counts(record.findings)
     if fmt is ReportFormat.md and record.kind == "review":  # the memo `review --format md` prints
-        from citationgate.report import record_data
-        from citationgate.report import render_markdown as review_memo
+        from citationgate.reports import record_data
+        from citationgate.reports import render_markdown as review_memo
 
         typer.echo(review_memo(record_data(record)), nl=False)
         return

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, emit_json, info
-from citationgate.report import one_line_summary, render_markdown, render_table
+from citationgate.reports import one_line_summary, render_markdown, render_table
 from citationgate.review import review as run_review
 from citationgate.review import severity_at_least
 from citationgate.store import Store

@@ -1,0 +1,155 @@
+"""The Markdown memo of a review: a summary a lawyer could forward, findings by severity, absences apart.
+
+The memo escapes Markdown and keeps each quote's lines in a blockquote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from citationgate.reports.findings import (
+    ABSENCE_DISCLOSURE,
+    by_severity,
+    counts,
+    is_absence,
+    pinpoint,
+    searched_line,
+    verified,
+)
+
+__all__ = ["render_markdown"]
+
+
+# ── Markdown memo ────────────────────────────────────────────────────────────────────────────────
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def _md(text: str) -> str:
+    """Escape Markdown so the text renders as itself, on one line (blockquotes keep their lines)."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+_LIST_START = re.compile(r"^(\d+)([.)])(\s)|^([-+])(\s)")
+
+
+def _blockquote(text: str) -> str:
+    """Each line of the quote as a blockquote line; a line that would start a list is escaped."""
+    lines = []
+    for line in text.splitlines():
+        md = _md(line)
+        md = _LIST_START.sub(lambda m: f"{m[1]}\\{m[2]}{m[3]}" if m[1] else f"\\{m[4]}{m[5]}", md)
+        lines.append(f"> {md}" if md else ">")
+    return "\n".join(lines)
+
+
+def render_markdown(data: Mapping[str, Any]) -> str:
+    """A memo a lawyer could forward: summary, findings by severity with pinpointed quotes, absences."""
+    doc = data.get("document") or {}
+    review = data.get("review") or {}
+    pb = review.get("playbook") or {}
+    summary = data.get("summary") or {}
+    findings = list(data.get("findings") or [])
+    standard = [f for f in findings if not is_absence(f) and f.get("outcome") == "standard"]
+    quoted = [f for f in findings if not is_absence(f) and f.get("outcome") != "standard"]
+    absences = [f for f in findings if is_absence(f)]
+    issues = [f for f in findings if f.get("outcome") not in ("standard", "fallback")]
+
+    out = [f"# Contract review: {_md(str(doc.get('name')))}", ""]
+    pb_title = f"{_md(str(pb.get('title')))} " if pb.get("title") else ""
+    out += [
+        f"- **Playbook:** {pb_title}`{pb.get('id')}` version {pb.get('version')} "
+        f"(sha256 `{pb.get('sha256')}`)",
+        f"- **Document:** {_md(str(doc.get('name')))} (text sha256 `{doc.get('text_sha256')}`)",
+        f"- **Review:** {review.get('id')}",
+        "",
+        "## Summary",
+        "",
+        f"{counts(data)}.",
+        "",
+    ]
+    if issues:
+        out.append("Points to raise:")
+        out.append("")
+        for f in issues:
+            mark = " (absence — not quote-verified)" if is_absence(f) else ""
+            out.append(
+                f"- **{f.get('id')} · {_md(str(f.get('title') or f.get('rule')))}** — "
+                f"{f.get('outcome')}, {f.get('severity')}{mark}: {_md(str(f.get('claim') or ''))}"
+            )
+        out.append("")
+    else:
+        out += ["Every clause the playbook checks meets its standard or an approved fallback.", ""]
+
+    if quoted:
+        out += ["## Findings", ""]
+        for severity, group in by_severity(quoted):
+            out += [f"### {severity.capitalize()}", ""]
+            for f in group:
+                out += _md_finding(f)
+    if standard:
+        out += ["## Clauses that meet the playbook's standard", ""]
+        for f in standard:
+            where = "; ".join(pinpoint(c) for c in verified(f))
+            out.append(f"- **{f.get('id')} · {_md(str(f.get('title') or f.get('rule')))}** — {where}")
+        out.append("")
+    if absences:
+        out += ["## Absence findings (not quote-verified)", "", f"*{ABSENCE_DISCLOSURE}*", ""]
+        for f in absences:
+            out += [
+                f"#### {f.get('id')} · {_md(str(f.get('title') or f.get('rule')))} — {f.get('outcome')} "
+                f"({f.get('severity')}) · ABSENCE — not quote-verified",
+                "",
+                _md(str(f.get("claim") or "")),
+                "",
+                f"- {_md(searched_line(f))}",
+                f"- supervision: {f.get('supervision')}",
+            ]
+            out += _md_advice(f)
+            out.append("")
+    nc = summary.get("not_concluded") or []
+    if nc:
+        out += ["## Not concluded", "", "No finding was made for these rules:", ""]
+        out += [f"- **{_md(str(n.get('title') or n.get('rule')))}**: {_md(str(n.get('reason')))}" for n in nc]
+        out.append("")
+    out += [
+        "## About this review",
+        "",
+        "Every quotation above is the document's own text at the character offsets shown, verified by "
+        "CitationGate against the document version identified by its hash; clause labels are the "
+        'document\'s numbering, and DOCX and text files have no pages ("page n/a").',
+        "",
+        f"- Playbook `{pb.get('id')}` version {pb.get('version')}, sha256 `{pb.get('sha256')}`",
+        f"- Document text sha256 `{doc.get('text_sha256')}`",
+    ]
+    if doc.get("source_sha256"):
+        out.append(f"- Source file sha256 `{doc.get('source_sha256')}`")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_finding(f: Mapping[str, Any]) -> list[str]:
+    title = _md(str(f.get("title") or f.get("rule")))
+    out = [f"#### {f.get('id')} · {title} — {f.get('outcome')}", "", _md(str(f.get("claim") or "")), ""]
+    for c in verified(f):
+        out += [_blockquote(str(c["text"])), ">", f"> — {pinpoint(c)}", ""]
+    if f.get("status") == "needs_review":
+        out += [f"*Needs review:* {_md(str(f.get('reason') or ''))}", ""]
+    if f.get("supervision") not in (None, "standard"):
+        out += [f"*Supervision:* {f.get('supervision')}", ""]
+    out += _md_advice(f)
+    out.append("")
+    return out
+
+
+def _md_advice(f: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    if f.get("rationale"):
+        out.append(f"- *Why:* {_md(str(f['rationale']))}")
+    if f.get("guidance"):
+        out.append(f"- *Guidance:* {_md(str(f['guidance']))}")
+    if f.get("model_language") and f.get("outcome") not in ("standard",):
+        out.append(f"- *Suggested language (not from the document):* {_md(str(f['model_language']))}")
+    if f.get("approval"):
+        out.append(f"- *Approval:* {_md(str(f['approval']))}")
+    return out
