@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 from citationgate.cli import app
 from citationgate.store import Store
 
+pytestmark = pytest.mark.usefixtures("db_url")  # each test runs on SQLite and on PostgreSQL
+
 runner = CliRunner()
 
 ACT = """LOCAL AUTHORITIES ACT

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from citationgate.cli import app
 
+pytestmark = pytest.mark.usefixtures("db_url")  # each test runs on SQLite and on PostgreSQL
+
 runner = CliRunner()
 
 MSA = """MASTER SERVICES AGREEMENT

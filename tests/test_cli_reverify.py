@@ -13,6 +13,8 @@ from citationgate.cli import app
 from citationgate.store import Store
 from tests.docx_fixtures import build_docx, dele, ins, p
 
+pytestmark = pytest.mark.usefixtures("db_url")  # each test runs on SQLite and on PostgreSQL
+
 runner = CliRunner()
 NO_FINDINGS = (
     "Error: nofindings.json: findings: field required (expected the JSON that `verify` or `review` emit)\n"
@@ -51,7 +53,7 @@ def _verify(tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
     return v1, v2, json.loads(out.stdout)
 
 
-def test_reverify_from_the_store(tmp_path: Path, db_path: Path) -> None:
+def test_reverify_from_the_store(tmp_path: Path, db_url: str) -> None:
     """REVIEW_ID NEW_FILE: a new version, a new linked review with lineage, audit chain intact."""
     _, v2, verified = _verify(tmp_path)
     old_id = verified["review"]["id"]
@@ -66,7 +68,7 @@ def test_reverify_from_the_store(tmp_path: Path, db_path: Path) -> None:
     (c,) = cap["citations"]
     assert c["old"]["text"] == "capped at ₦50,000,000" and c["new"] is None
     assert c["became"] == "capped at ₦500,000,000"
-    store = Store.open(str(db_path))
+    store = Store.open(db_url)
     new_review = store.get_review(data["review"]["id"])
     assert new_review.kind == "reverify" and new_review.parent_review_id == old_id
     assert new_review.version.version_no == 2
@@ -107,12 +109,12 @@ def test_reverify_table_report(tmp_path: Path) -> None:
     assert "summary: context_changed 1 · stale 1 · verified 1" in text
 
 
-def test_reverify_findings_json_stores_nothing(tmp_path: Path, db_path: Path) -> None:
+def test_reverify_findings_json_stores_nothing(tmp_path: Path, db_url: str) -> None:
     """--findings FINDINGS.json NEW_FILE: the report from the JSON alone; nothing is stored."""
     _, v2, verified = _verify(tmp_path)
     findings = tmp_path / "findings.json"
     findings.write_text(json.dumps(verified), encoding="utf-8")
-    store = Store.open(str(db_path))
+    store = Store.open(db_url)
     before = (len(store.list_reviews()), len(store.list_versions()), len(store.audit_entries()))
     out = runner.invoke(app, ["reverify", "--findings", str(findings), str(v2), "--format", "json"])
     assert out.exit_code == 0, out.output

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,9 @@ from typer.testing import CliRunner
 from citationgate.cli import app
 from citationgate.store import Store
 from ingest.document import Document
+from tests.databases import run_sql
+
+pytestmark = pytest.mark.usefixtures("db_url")  # each test runs on SQLite and on PostgreSQL
 
 runner = CliRunner()
 
@@ -190,7 +192,7 @@ def test_withheld_document_exits_5(tmp_path: Path) -> None:
     assert Store.open().list_reviews() == []
 
 
-def test_audit_lists_entries_and_checks_the_chain(tmp_path: Path, db_path: Path) -> None:
+def test_audit_lists_entries_and_checks_the_chain(tmp_path: Path, db_url: str) -> None:
     """`audit` lists decisions; `audit --check` says the chain is intact, or where it broke (exit 7)."""
     props, doc = _files(tmp_path)
     runner.invoke(app, ["verify", str(props), "--doc", str(doc)])
@@ -209,8 +211,7 @@ def test_audit_lists_entries_and_checks_the_chain(tmp_path: Path, db_path: Path)
     )
     ok = runner.invoke(app, ["audit", "--check"])
     assert (ok.exit_code, ok.stdout) == (0, "audit chain intact: 5 entries\n")
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE audit SET result = 'verified' WHERE id = 3")
+    run_sql(db_url, "UPDATE audit SET result = 'verified' WHERE id = 3")
     broken = runner.invoke(app, ["audit", "--check"])
     assert broken.exit_code == 7
     assert broken.stderr == "Error: audit chain broken at entry 3: its contents do not match its hash\n"
