@@ -22,58 +22,16 @@ Capitalisation is **not** folded (a capital letter marks a defined term), and th
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-# ── the fold table ──────────────────────────────────────────────────────────────────────────────
-_DOUBLE_QUOTES = (
-    "\u0022\u00ab\u00bb\u201c\u201d\u201e\u201f\u2033\u2036\u275d\u275e\u2e42\u301d\u301e\u301f\uff02"
-)
-_SINGLE_QUOTES = "\u0027\u2018\u2019\u201a\u201b\u2039\u203a\u2032\u2035\u275b\u275c\uff07\u02bc"
-_DASHES = "\u002d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"
-#: Horizontal spaces: fold to " ".
-_SPACES = (
-    " \t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
-)
-#: Line breaks: fold to "\n" (a whitespace that also marks a line end, for hyphenation).
-_BREAKS = "\n\r\u000b\u000c\u0085\u2028\u2029"
-#: Printed as nothing: dropped.
-_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff\u180e"
-_LIGATURES: Mapping[str, str] = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\ufb05": "st",
-    "\ufb06": "st",
-}
+from ingest.typography import DASHES as _DASHES
+from ingest.typography import FOLDS
 
-
-def _fold_table() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for ch in _DOUBLE_QUOTES:
-        table[ch] = '"'
-    for ch in _SINGLE_QUOTES:
-        table[ch] = "'"
-    for ch in _DASHES:
-        table[ch] = "-"
-    for ch in _SPACES:
-        table[ch] = " "
-    for ch in _BREAKS:
-        table[ch] = "\n"
-    for ch in _INVISIBLE:
-        table[ch] = ""
-    table["\u037e"] = ";"  # Greek question mark, as real filings carry it for a semicolon
-    table.update(_LIGATURES)
-    return table
-
-
-#: Every fold, as one table: character → replacement ("" = dropped, 2–3 letters = ligature).
-FOLDS: Mapping[str, str] = _fold_table()
+# ── the fold table: ingest.typography (shared with the PDF fidelity check) ──────────────────
 _TRANSLATE = str.maketrans(dict(FOLDS))
 
 # Vectorized form of the same table for long texts: code point → folded code point, and how many
