@@ -14,8 +14,9 @@ from typing import Any
 from rapidfuzz.distance import Indel
 
 from ingest.document import Fidelity, Section, Span
-from ingest.furniture import page_furniture, without_ranges
+from ingest.furniture import without_ranges
 from ingest.numbering import Numbering, W
+from ingest.typography import FOLDS
 
 #: Below this agreement the document is withheld (DESIGN.md §3).
 MIN_FIDELITY = 0.995
@@ -23,29 +24,60 @@ MIN_FIDELITY = 0.995
 # ---------------------------------------------------------------------------------------------------------
 # PDF
 #
+# Both readings are prepared identically before they are compared (`pdf_prepared`):
+# - the gate's typographic fold (ingest.typography: ligatures, dashes, quote marks, Unicode spaces, soft
+#   hyphens), since pypdf keeps "ﬁ" where pdfium expands it to "fi", and the gate treats both as one text;
+# - pdfium's break markers dropped: where a word is hyphenated at a line end pdfium writes U+FFFE (older
+#   builds U+0002) instead of the hyphen and joins the lines ("Custom\ufffeer"), where pypdf keeps
+#   "Custom-⏎er"; so a hyphen after a letter and before a line break is dropped too, on both sides
+#   ("non-⏎compete" and "19-Dec-⏎2018" as well: this is a comparison, the canonical text keeps every
+#   hyphen);
+# - all whitespace removed: line breaks, column gaps and spaces from glyph positions are where two correct
+#   readers legitimately differ, and the gate matches whitespace-flexibly anyway;
+# - the page furniture removed from *both* readings by one rule: the running lines found on the
+#   canonical reading (ingest.furniture), each prepared the same way, are cut out of each prepared page
+#   by content — a header line at its first occurrence, a footer line at its last. Found this way, the
+#   furniture is the same text on both sides even where pdfium breaks, joins or orders its lines
+#   differently from pypdf (looking it up by line in pdfium's own reading missed it there).
+#
 # The metric: per page, the Indel similarity (rapidfuzz; 1 - (insertions + deletions) / (len a + len b))
-# of the two readers' texts with all whitespace and the page furniture removed; overall, the same
-# over the sum of all pages. Why this one:
-# - whitespace is where two correct PDF readers legitimately differ (line breaks, column gaps, spaces
-#   from glyph positions), and the gate matches whitespace-flexibly anyway, so it is left out;
-# - unlike a character multiset it is order-sensitive: two columns read line-interleaved, or a paragraph
-#   moved, lower it; it still costs O(n·m/64) per page with RapidFuzz's bit-parallel Indel, about
-#   0.25 ms a page here (0.23 s for the 877 pages of the 40 CUAD PDFs), where difflib over whole
-#   documents takes seconds to minutes (PITFALLS.md);
-# - per page, so a single unread page shows up as that page's minimum instead of drowning in a long
-#   document's total (Fidelity.detail names the lowest page).
-# Measured on the 40 CUAD PDFs: overall 0.9995 to 1.0000 per document; lowest single page 0.970.
+# of the two prepared pages; overall, the same over the sum of all pages. Unlike a character multiset
+# it is order-sensitive: two columns read line-interleaved, or a paragraph dropped or moved, lower it;
+# it costs O(n·m/64) per page with RapidFuzz's bit-parallel Indel. Per page, so a single unread page
+# shows up as that page's minimum instead of drowning in a long document's total. `Fidelity.detail`
+# names the lowest page and quotes the largest disagreement that remains (`page 6: pypdf "…" vs
+# pdfium "…"`), so a withholding can be understood without opening the file.
+# Withheld below MIN_FIDELITY overall, and also when one page disagrees over a single passage longer
+# than PDF_MAX_PASSAGE (a paragraph dropped or moved in a long document hardly moves the total).
+# Measured on the 40 CUAD PDFs (benchmarks/ingest_pdf.py): 3 of 877 pages differ at all once prepared,
+# the largest passage 67 characters (text one reader places inside a table the other skips).
 # Pages longer than `PDF_MAX_ALIGN` characters fall back to a character-multiset overlap, to bound time.
 # ---------------------------------------------------------------------------------------------------------
 
 PDF_MAX_ALIGN = 200_000
 #: More than this share of unreadable characters means the fonts have no usable Unicode map.
 PDF_MAX_BAD_SHARE = 0.005
+#: pdfium's marks for a hyphen it found at a line break (U+FFFE; U+0002 in older builds).
+PDFIUM_BREAK_MARKERS = "\ufffe\x02"
+#: A page whose readings disagree over one passage longer than this (prepared characters, about two
+#: lines) withholds the document even when the whole agrees above MIN_FIDELITY: a dropped or moved
+#: paragraph in a long document. Measured on the 40 CUAD PDFs: the largest such passage is 67.
+PDF_MAX_PASSAGE = 120
+#: Disagreements quoted in `Fidelity.detail` (the lowest pages first).
+PDF_EXCERPTS = 3
+_EXCERPT_CONTEXT = 15  # prepared characters shown either side of a disagreement
+_EXCERPT_MAX = 70  # characters of one side's excerpt, at most
+_EXCERPT_JOIN = 10  # differences separated by fewer equal characters are one disagreement
 
 _WS = re.compile(r"\s+")
 # U+FFFD, private-use glyphs, control characters (tab, line feed, CR, form feed, vertical tab excepted),
 # and pdfminer-style "(cid:12)" for a glyph with no Unicode mapping.
 _BAD = re.compile(r"\(cid:\d+\)|[\ufffd\ue000-\uf8ff\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_PREPARE_TABLE: dict[str, str] = {**FOLDS, **dict.fromkeys(PDFIUM_BREAK_MARKERS, "")}
+_PREPARE = str.maketrans(_PREPARE_TABLE)
+#: A hyphen after a letter, before a whitespace run that holds a line break (pdfium marks these
+#: whatever follows: "19-Dec-⏎2018" reads "19-Dec\ufffe2018").
+_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\S\n]*\n\s*\S)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,10 +90,62 @@ class PdfCheck:
     page_similarity: tuple[float, ...]
 
 
+def pdf_prepared(text: str) -> str:
+    """A reading as the fidelity check compares it: folded, line-break hyphens and markers dropped,
+    whitespace removed (see the comment above)."""
+    return _WS.sub("", _BREAK_HYPHEN.sub("", text.translate(_PREPARE)))
+
+
+def _prepared_with_map(text: str) -> tuple[str, list[int]]:
+    """`pdf_prepared(text)` and, for each of its characters, the position in `text` it came from."""
+    chars: list[str] = []
+    src: list[int] = []
+    for i, c in enumerate(text):
+        for ch in _PREPARE_TABLE.get(c, c):
+            chars.append(ch)
+            src.append(i)
+    folded = "".join(chars)
+    dropped = {m.start() for m in _BREAK_HYPHEN.finditer(folded)}
+    dropped.update(k for m in _WS.finditer(folded) for k in range(*m.span()))
+    keep = [k for k in range(len(folded)) if k not in dropped]
+    return "".join(folded[k] for k in keep), [src[k] for k in keep]
+
+
+@dataclass(frozen=True, slots=True)
+class PdfFurniture:
+    """One page's running lines, prepared: headers (cut at their first occurrence) and footers (last)."""
+
+    top: tuple[str, ...]
+    bottom: tuple[str, ...]
+
+
+def pdf_page_furniture(page: str, ranges: Sequence[tuple[int, int]]) -> PdfFurniture:
+    """The furniture lines `ranges` of `page` (the canonical reading), prepared, split top and bottom."""
+    top: list[str] = []
+    bottom: list[str] = []
+    for a, b in sorted(ranges):
+        line = pdf_prepared(page[a:b])
+        if line:
+            (top if a < len(page) / 2 else bottom).append(line)
+    return PdfFurniture(top=tuple(top), bottom=tuple(reversed(bottom)))
+
+
+def _cut_furniture(
+    prepared: str, src: list[int] | None, furniture: PdfFurniture
+) -> tuple[str, list[int] | None]:
+    """`prepared` without its furniture lines (found by content), and `src` cut alike when given."""
+    for line, last in [(t, False) for t in furniture.top] + [(b, True) for b in furniture.bottom]:
+        i = prepared.rfind(line) if last else prepared.find(line)
+        if i < 0:
+            continue
+        prepared = prepared[:i] + prepared[i + len(line) :]
+        if src is not None:
+            src = src[:i] + src[i + len(line) :]
+    return prepared, src
+
+
 def pdf_page_similarity(a: str, b: str) -> tuple[int, int]:
-    """(distance, total) for one page's two readings, whitespace removed: similarity = 1 - d/total."""
-    a = _WS.sub("", a)
-    b = _WS.sub("", b)
+    """(distance, total) for two prepared page texts: similarity = 1 - d/total."""
     total = len(a) + len(b)
     if total == 0:
         return 0, 0
@@ -82,12 +166,64 @@ def _pages_list(numbers: Sequence[int]) -> str:
     return shown + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
 
 
+def _shown(text: str, src: list[int], lo: int, hi: int) -> str:
+    """The original characters behind prepared `[lo, hi)`, whitespace collapsed, shortened."""
+    if not src:
+        return ""
+    lo, hi = max(0, lo), min(len(src), hi)
+    if hi <= lo:
+        return ""
+    s = _WS.sub(" ", text[src[lo] : src[hi - 1] + 1]).strip()
+    if len(s) > _EXCERPT_MAX:
+        half = (_EXCERPT_MAX - 1) // 2
+        s = s[:half] + "…" + s[-half:]
+    # Markers and other unprintable characters are shown escaped ("\\ufffe"), quotes as apostrophes.
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in s).replace('"', "'")
+
+
+def _largest_disagreement(a: str, b: str) -> tuple[int, int, int, int, int] | None:
+    """`(a_lo, a_hi, b_lo, b_hi, size)` of the largest passage two prepared pages disagree on, where
+    differences fewer than `_EXCERPT_JOIN` equal characters apart count as one passage."""
+    if len(a) + len(b) > PDF_MAX_ALIGN:
+        return None
+    groups: list[list[int]] = []  # [a_lo, a_hi, b_lo, b_hi, size]
+    for op in Indel.opcodes(a, b):
+        if op.tag == "equal":
+            continue
+        i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
+        size = (i2 - i1) + (j2 - j1)
+        g = groups[-1] if groups else None
+        if g is not None and i1 - g[1] < _EXCERPT_JOIN and j1 - g[3] < _EXCERPT_JOIN:
+            g[1], g[3], g[4] = max(g[1], i2), max(g[3], j2), g[4] + size
+        else:
+            groups.append([i1, i2, j1, j2, size])
+    if not groups:
+        return None
+    a_lo, a_hi, b_lo, b_hi, size = max(groups, key=lambda g: g[4])
+    return a_lo, a_hi, b_lo, b_hi, size
+
+
+def pdf_disagreement(first: str, second: str, furniture: PdfFurniture) -> str:
+    """The largest disagreement between one page's two readings: `pypdf "…" vs pdfium "…"`."""
+    a, src_a = _cut_furniture(*_prepared_with_map(first), furniture)
+    b, src_b = _cut_furniture(*_prepared_with_map(second), furniture)
+    assert src_a is not None and src_b is not None
+    found = _largest_disagreement(a, b)
+    if found is None:
+        return "too long to align" if a != b else "no disagreement"
+    a_lo, a_hi, b_lo, b_hi, _size = found
+    c = _EXCERPT_CONTEXT
+    return (
+        f'pypdf "{_shown(first, src_a, a_lo - c, a_hi + c)}" vs '
+        f'pdfium "{_shown(second, src_b, b_lo - c, b_hi + c)}"'
+    )
+
+
 def pdf_check(
     pages: Sequence[str],
     furniture: Sequence[Sequence[tuple[int, int]]],
     second: Sequence[str],
     *,
-    keys: frozenset[str],
     shapes: Sequence[tuple[float, int]],
     min_page_chars: int,
     min_image_cover: float,
@@ -96,7 +232,7 @@ def pdf_check(
     """Compare pypdf's pages with pypdfium2's, and guard against errors both readers would share.
 
     `pages`/`furniture`: the canonical reading and its page-relative furniture ranges; `second`: the
-    independent reading (its furniture is found with the same running-line `keys`); `shapes`: per page,
+    independent reading (the same furniture lines are cut from it by content); `shapes`: per page,
     (image cover share, vector path count) from the second reader, measured where a page is near-empty.
     """
     reasons: list[str] = []
@@ -141,21 +277,31 @@ def pdf_check(
     dist = total = 0
     sims: list[float] = []
     totals: list[int] = []
-    for a, b_page in zip(bodies, second, strict=False):
-        b = without_ranges(b_page, page_furniture(b_page, keys))
+    passages: list[tuple[int, int]] = []  # (page, size) of passages over PDF_MAX_PASSAGE
+    lines = [pdf_page_furniture(p, f) for p, f in zip(pages, furniture, strict=True)]
+    for i, (a_page, b_page, page_lines) in enumerate(zip(pages, second, lines, strict=False)):
+        a, _ = _cut_furniture(pdf_prepared(a_page), None, page_lines)
+        b, _ = _cut_furniture(pdf_prepared(b_page), None, page_lines)
         d, t = pdf_page_similarity(a, b)
         dist += d
         total += t
         sims.append(1.0 - d / t if t else 1.0)
         totals.append(t)
+        if d > PDF_MAX_PASSAGE:  # only then can one passage be longer
+            found = _largest_disagreement(a, b)
+            if found is not None and found[4] > PDF_MAX_PASSAGE:
+                passages.append((i + 1, found[4]))
     value = 1.0 - dist / total if total else 0.0
     compared = [i for i, t in enumerate(totals) if t]
     if compared:
         worst = min(compared, key=sims.__getitem__)
         detail = (
             f"{len(compared)} pages with text compared; lowest page {worst + 1}: {sims[worst]:.4f}; "
-            "whitespace and page furniture left out"
+            "typography folded, whitespace and page furniture left out of both readings"
         )
+        shown = sorted((i for i in compared if sims[i] < 1.0), key=sims.__getitem__)[:PDF_EXCERPTS]
+        for i in shown:
+            detail += f"; page {i + 1}: {pdf_disagreement(pages[i], second[i], lines[i])}"
     else:
         detail = "no text on any page to compare"
     if total and value < MIN_FIDELITY:
@@ -163,6 +309,13 @@ def pdf_check(
         reasons.append(
             f"text fidelity {value:.2%} is below {MIN_FIDELITY:.1%} against an independent reading "
             f"(pages that disagree: {_pages_list(low)})"
+        )
+    elif passages:
+        reasons.append(
+            f"an independent reading disagrees over a passage of more than {PDF_MAX_PASSAGE} characters "
+            "(a paragraph dropped, added or moved) on "
+            + "; ".join(f"page {n} ({size} characters)" for n, size in passages[:8])
+            + (f" and {len(passages) - 8} more pages" if len(passages) > 8 else "")
         )
     return PdfCheck(
         fidelity=Fidelity(value=value, method="pdfium-page-indel", detail=detail),

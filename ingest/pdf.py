@@ -30,7 +30,7 @@ import io
 import logging
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from ingest.document import Document, Page, Span
 from ingest.errors import CorruptFileError, EncryptedFileError
 from ingest.fidelity import PdfCheck, pdf_check
-from ingest.furniture import find_furniture, running_keys
+from ingest.furniture import find_furniture
 from ingest.sections import detect_sections
 
 PAGE_SEPARATOR = "\n"
@@ -209,15 +209,52 @@ def _page_shapes(page: Any) -> tuple[float, int]:
     return min(covered / area, 1.0), paths
 
 
-def load_pdf(path: Path, data: bytes) -> Document:
-    """Read a PDF's bytes into a Document (see the module docstring for the choices made)."""
-    name = path.name
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PdfReadings:
+    """Both readers' page texts of one file, before any check (what `check_pdf_readings` compares)."""
+
+    pages: tuple[str, ...]  # pypdf, the canonical reading
+    second: SecondReading  # pypdfium2
+    shapes: tuple[tuple[float, int], ...]  # per page, (image cover, vector paths) where near-empty
+    outline: int | None
+    producer: str
+
+
+def read_pdf(name: str, data: bytes) -> PdfReadings:
+    """Both readings of a PDF's bytes; raises the file's one clear error when it cannot be read."""
     with _quiet():
         reader = _open_reader(name, data)
         raw_pages = _extract_pages(name, reader)
         outline = _outline_count(reader)
         producer = _producer(reader)
     second, shapes = _second_reading(name, data)
+    return PdfReadings(
+        pages=tuple(raw_pages), second=second, shapes=tuple(shapes), outline=outline, producer=producer
+    )
+
+
+def check_pdf_readings(
+    pages: Sequence[str], second: Sequence[str], shapes: Sequence[tuple[float, int]]
+) -> tuple[PdfCheck, list[list[tuple[int, int]]]]:
+    """The fidelity check of two readings, and the page-relative furniture ranges of `pages`."""
+    page_furniture = find_furniture(pages)
+    check = pdf_check(
+        pages,
+        page_furniture,
+        second,
+        shapes=shapes,
+        min_page_chars=MIN_PAGE_CHARS,
+        min_image_cover=MIN_IMAGE_COVER,
+        min_paths=MIN_PATHS_FOR_DRAWN_TEXT,
+    )
+    return check, page_furniture
+
+
+def load_pdf(path: Path, data: bytes) -> Document:
+    """Read a PDF's bytes into a Document (see the module docstring for the choices made)."""
+    name = path.name
+    readings = read_pdf(name, data)
+    raw_pages, second, outline = list(readings.pages), readings.second, readings.outline
 
     pages: list[Page] = []
     pos = 0
@@ -228,23 +265,11 @@ def load_pdf(path: Path, data: bytes) -> Document:
         pos += len(t)
     text = PAGE_SEPARATOR.join(raw_pages)
 
-    keys = running_keys(raw_pages)
-    page_furniture = find_furniture(raw_pages)
+    check, page_furniture = check_pdf_readings(raw_pages, second.pages, readings.shapes)
     furniture = tuple(
         Span(start=p.start + a, end=p.start + b, kind="furniture")
         for p, ranges in zip(pages, page_furniture, strict=True)
         for a, b in ranges
-    )
-
-    check: PdfCheck = pdf_check(
-        raw_pages,
-        page_furniture,
-        list(second.pages),
-        keys=keys,
-        shapes=shapes,
-        min_page_chars=MIN_PAGE_CHARS,
-        min_image_cover=MIN_IMAGE_COVER,
-        min_paths=MIN_PATHS_FOR_DRAWN_TEXT,
     )
     reasons = list(check.reasons)
     notes = list(check.notes)
@@ -276,7 +301,7 @@ def load_pdf(path: Path, data: bytes) -> Document:
         sections_expected=outline,
         metadata={
             "pages": len(pages),
-            "producer": producer,
+            "producer": readings.producer,
             "reader": f"pypdf {pypdf.__version__}",
             "second_reader": second.version,
         },

@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from citationgate.cli import app
 from ingest import CorruptFileError, Document, EncryptedFileError, load_document
-from ingest.fidelity import pdf_bad_characters, pdf_check, pdf_page_similarity
+from ingest.fidelity import pdf_bad_characters, pdf_page_similarity, pdf_prepared
 from ingest.furniture import find_furniture, is_page_number
+from tests.pdf_fixtures import check
 
 runner = CliRunner()
 
@@ -335,7 +336,7 @@ def test_running_lines_need_to_repeat_and_carry_letters() -> None:
 )
 def test_page_similarity(a: str, b: str, similar: float) -> None:
     """Indel similarity of whitespace-stripped text."""
-    d, t = pdf_page_similarity(a, b)
+    d, t = pdf_page_similarity(pdf_prepared(a), pdf_prepared(b))
     assert (1.0 - d / t if t else 1.0) == pytest.approx(similar)
 
 
@@ -421,20 +422,6 @@ def test_text_drawn_as_shapes_is_withheld(tmp_path: Path) -> None:
     assert doc.reasons == ("page 1 has no text layer (its text is drawn as shapes); OCR it first",)
 
 
-def _check(pages: list[str], second: list[str]) -> tuple[float, tuple[str, ...], str]:
-    result = pdf_check(
-        pages,
-        [[] for _ in pages],
-        second,
-        keys=frozenset(),
-        shapes=[(0.0, 0)] * len(second),
-        min_page_chars=30,
-        min_image_cover=0.3,
-        min_paths=200,
-    )
-    return result.fidelity.value, result.reasons, result.fidelity.detail
-
-
 BODY = "The Supplier shall provide the Services with reasonable skill and care at all times. "
 
 
@@ -457,7 +444,7 @@ def test_fidelity_check_and_shared_error_guards(
     pages: list[str], second: list[str], reason: str | None
 ) -> None:
     """The two readings are compared per page; errors both readers share are caught by guards."""
-    value, reasons, detail = _check(pages, second)
+    value, reasons, detail = check(pages, second)
     if reason is None:
         assert value == 1.0 and reasons == ()
     else:
