@@ -80,6 +80,14 @@ def run_evaluation(
             headline["clauses"] = c["overall"]
         if "speed" in parts:
             headline["speed"] = c["speed"]
+    if "facts" in parts:
+        from citationgate.evaluation.facts_eval import evaluate_facts
+
+        n_facts = len(list((data_dir / "facts").glob("*.json")))
+        with progress("contract facts", min(n_facts, limit or n_facts)) as tick:
+            f = evaluate_facts(data_dir, limit=limit, progress=tick)
+        details["facts"] = f
+        headline["facts"] = {k: f[k] for k in ("accuracy", "right", "total", "contracts", "per_fact", "misses")}
     if "nda" in parts:
         from citationgate.evaluation.nda_eval import evaluate_ndas
 
@@ -171,6 +179,22 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
                 _pct(m["span_overlap"]),
             )
             yield ("| " + " | ".join(row) + " |") if markdown else "  ".join(row)
+        yield ""
+    if "facts" in headline:
+        f = details["facts"]
+        yield f"{h}What the review concludes (contract facts, labelled by reading each contract)"
+        yield ""
+        yield (
+            f"- {f['contracts']} contracts: {f['right']} of {f['total']} certain facts read right = "
+            f"{_pct(f['accuracy'])} (goal 95 %; a fact left undecided counts as not read)"
+        )
+        yield ""
+        if markdown:
+            yield "| fact | right | of | accuracy |"
+            yield "|---|---:|---:|---:|"
+        for name, m in f["per_fact"].items():
+            frow = (name, str(m["right"]), str(m["total"]), _pct(m["accuracy"]))
+            yield ("| " + " | ".join(frow) + " |") if markdown else "  ".join(frow)
         yield ""
     if "speed" in headline:
         s = headline["speed"]

@@ -1,0 +1,131 @@
+"""Reading the parties from a contract's own words: names, defined terms, and what each one does."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Party", "read_parties"]
+
+# the preamble: from "between"/"BETWEEN:"/"by and among" to the recitals or the operative words
+_OPEN = re.compile(r"\b(?:by\s+and\s+(?:between|among)|between|among)\b\s*:?", re.IGNORECASE)
+_CLOSE = re.compile(
+    r"\b(?:WHEREAS|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|RECITALS|BACKGROUND|NOW,?\s+THEREFORE|IT\s+IS\s+(?:HEREBY\s+)?AGREED"
+    r"|agree\s+as\s+follows|in\s+consideration\s+of)\b"
+)
+_QUOTE_OPEN = "\"“”'‘’`"
+# (the “Company”), ("HDI"), (each and both of them "Recipient"), hereinafter referred to as "Licensee"
+_DEFINED = re.compile(
+    r"(?:\(\s*|here(?:in)?after\s+(?:(?:referred\s+to|called|known)\s+as\s+)?|herein\s+(?:called|referred\s+to\s+as)\s+)"
+    r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|here(?:in)?after"
+    r"(?:\s+(?:referred\s+to|called)\s+as)?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
+    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)\s*[\"“”'‘’`]{1,2}"
+    r"(?:\s+or\s+(?:the\s+)?[\"“”'‘’`]{1,2}(?P<alias>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)[\"“”'‘’`]{1,2})?"
+    r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\))"
+)
+# a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
+_THING = re.compile(
+    r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
+    r"materials|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system)$",
+    re.IGNORECASE,
+)
+# defined terms in a preamble that are not parties
+_NOT_PARTIES = {
+    "agreement", "this agreement", "amendment", "effective date", "commencement date", "execution date",
+    "services", "service", "party", "parties", "term", "territory", "products", "product", "contract",
+    "master agreement", "msa", "sow", "statement of work", "order", "date", "closing", "closing date",
+    "affiliate", "affiliates", "program", "project", "work", "deliverables", "software", "system",
+    "property", "premises", "site", "plan", "fund", "funds", "trust", "trademarks", "marks", "licensed marks",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Party:
+    """One contracting party as the contract names it."""
+
+    defined_as: str  # the defined term the contract uses ("Company"); the name when there is none
+    name: str  # the legal name as written before the defined term ("Driven Deliveries, Inc."), or ""
+    start: int  # where the defined term is introduced
+    end: int
+    mentions: int = 0  # how often the defined term is used in the whole text
+    aliases: tuple[str, ...] = field(default_factory=tuple)  # other defined terms for the same party
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return (self.defined_as, *self.aliases)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "defined_as": self.defined_as,
+            "name": self.name,
+            "aliases": list(self.aliases),
+            "start": self.start,
+            "end": self.end,
+            "mentions": self.mentions,
+        }
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """Candidate preambles: from each 'between' in the first pages to the recitals; else the opening."""
+    head = text[:10000]
+    out = []
+    for m in _OPEN.finditer(head):
+        close = _CLOSE.search(head, m.end())
+        end = close.start() if close and close.start() - m.start() > 40 else min(len(head), m.start() + 2500)
+        out.append((m.start(), min(end, m.start() + 3000)))
+    out.append((0, min(len(head), 3000)))
+    return out
+
+
+def _name_before(text: str, at: int, floor: int) -> str:
+    """The legal name written just before a defined term: back to 'between', 'and', '(1)' or a ';'."""
+    seg = text[max(floor, at - 200) : at]
+    cut = max(
+        (m.end() for m in re.finditer(r"\b(?:between|among|and|BETWEEN|AND)\b\s*:?|\(\d\)|;|\n\s*\n", seg)),
+        default=0,
+    )
+    name = seg[cut:].strip(" ,\n\t(")
+    name = re.split(r",\s*(?:a|an|the)\s|\s*,\s*(?:with|whose|having|located|of)\b", name)[0]
+    return " ".join(name.split())[:120]
+
+
+def _count(text: str, term: str) -> int:
+    return len(re.findall(r"(?<![A-Za-z])" + re.escape(term) + r"(?![a-z])", text))
+
+
+def read_parties(text: str) -> list[Party]:
+    """The parties introduced in the preamble, in order, each with its defined term; [] when none is found."""
+    for lo, hi in _windows(text):
+        found = _in_window(text, lo, hi)
+        if len(found) >= 2:
+            return found
+    return found
+
+
+def _in_window(text: str, lo: int, hi: int) -> list[Party]:
+    found: list[Party] = []
+    seen: set[str] = set()
+    for m in _DEFINED.finditer(text, lo, hi):
+        group = "term" if m.group("term") else "bare"
+        term = m.group(group).strip(" .")
+        if len(term) < 2 or term.lower() in _NOT_PARTIES or _THING.search(term):
+            continue
+        if term.lower() in seen:
+            continue
+        mentions = _count(text, term)
+        if mentions < 2:  # a party's defined term is used again; a one-off label is not a party
+            continue
+        alias = (m.group("alias") or "").strip(" .")
+        aliases = (alias,) if alias and alias.lower() not in seen and _count(text, alias) >= 2 else ()
+        seen.update(t.lower() for t in (term, *aliases))
+        found.append(
+            Party(
+                defined_as=term,
+                name=_name_before(text, m.start(), lo),
+                start=m.start(group),
+                end=m.end(group),
+                mentions=mentions,
+                aliases=aliases,
+            )
+        )
+    return found

@@ -1,0 +1,176 @@
+"""Binding *us* and *them* to the contract's parties, from `--we` or from what each party does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from playbooks.parties.reading import Party
+
+__all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
+
+# The two sides of a commercial contract, by the words contracts use for them. The playbook's role is
+# one side; a party is placed on a side by its defined term and by what the contract says it does.
+_BUYER_WORDS = (
+    "customer", "client", "recipient", "purchaser", "buyer", "licensee", "shipper", "company", "subscriber",
+    "distributor", "reseller", "sponsor", "employer", "member", "user", "owner",
+)
+_SELLER_WORDS = (
+    "supplier", "vendor", "provider", "service provider", "contractor", "consultant", "licensor", "developer",
+    "seller", "manufacturer", "transporter", "repairer", "adviser", "advisor", "agent", "employee",
+    "administrator", "host", "operator", "producer", "partner",
+)
+#: What `{us}`/`{them}` mean when no party could be bound: the generic words of each side. "Company" is
+#: left out (in as many contracts it names the provider as the customer).
+GENERIC = {
+    "buyer": r"(?:customer|client|recipient|purchaser|buyer|licensee|subscriber)",
+    "seller": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer|seller)",
+}
+_SIDE_OF_ROLE = {"customer": "buyer", "licensee": "buyer", "recipient": "buyer",
+                 "supplier": "seller", "licensor": "seller", "discloser": "seller"}
+
+_VERBS_SELLER = (
+    r"(?:provide|perform|render|deliver|supply|furnish|design|develop|host|maintain|support|manufacture"
+    r"|transport|repair|produce|sell|license|grant)"
+)
+
+
+def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
+    """(buyer score, seller score, the phrases that earned them) for one defined term."""
+    t = r"(?<![A-Za-z])(?:the\s+)?" + re.escape(term) + r"(?:'s|’s)?(?![a-z])"
+    buyer = seller = 0
+    why: list[str] = []
+    low = term.lower()
+    if any(re.search(rf"\b{w}\b", low) for w in _BUYER_WORDS if w != "company"):
+        buyer += 3
+        why.append(f"its defined term “{term}”")
+    if any(re.search(rf"\b{w}\b", low) for w in _SELLER_WORDS):
+        seller += 3
+        why.append(f"its defined term “{term}”")
+    cues = (
+        ("buyer", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)\b"),
+        ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
+        ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
+        ("buyer", t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)"),
+        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages|appoints)\b"),
+        ("seller", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b"),
+        ("seller", r"\b(?:services|work|products?|goods)\s+(?:to\s+be\s+)?(?:provided|performed|rendered|delivered|supplied)\s+by\s+" + t),
+        ("seller", r"\bpay\s+(?:to\s+)?" + t),
+        ("seller", r"\b(?:fees?|compensation|amounts?)\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+" + t),
+        ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
+    )
+    for side, rx in cues:
+        hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
+        if not hits:
+            continue
+        n = min(len(hits), 5)
+        if side == "buyer":
+            buyer += n
+        else:
+            seller += n
+        m = re.search(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
+        if m:
+            why.append("“" + " ".join(m.group(0).split())[:70] + "”")
+    return buyer, seller, why
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoleBinding:
+    """Which parties are *us* and which are *them*, how that was decided, and whether it holds."""
+
+    us: tuple[Party, ...]
+    them: tuple[Party, ...]
+    our_role: str
+    via: str  # "we" (named by the user) | "contract" (the parties' own words) | "unresolved"
+    basis: str  # one sentence a lawyer can check
+
+    @property
+    def resolved(self) -> bool:
+        return bool(self.us) and bool(self.them)
+
+    @property
+    def us_terms(self) -> tuple[str, ...]:
+        return tuple(t for p in self.us for t in p.terms)
+
+    @property
+    def them_terms(self) -> tuple[str, ...]:
+        return tuple(t for p in self.them for t in p.terms)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "our_role": self.our_role,
+            "resolved": self.resolved,
+            "via": self.via,
+            "basis": self.basis,
+            "us": [p.to_dict() for p in self.us],
+            "them": [p.to_dict() for p in self.them],
+        }
+
+
+def _matches(party: Party, name: str) -> bool:
+    n = " ".join(name.lower().split())
+    return any(n == t.lower() for t in party.terms) or (bool(party.name) and n in party.name.lower())
+
+
+def resolve_roles(
+    text: str, parties: Sequence[Party], our_role: str, *, we: str | None = None
+) -> RoleBinding:
+    """Bind us/them. With `we`, the party it names (by defined term or name) is us; otherwise the party
+    whose defined term and actions fit the playbook's role, when the contract says so clearly."""
+    if we is not None:
+        ours = tuple(p for p in parties if _matches(p, we))
+        if not ours:
+            known = ", ".join(f"“{p.defined_as}”" for p in parties) or "none found"
+            return RoleBinding(
+                us=(), them=(), our_role=our_role, via="unresolved",
+                basis=f"--we {we!r} names none of the parties the preamble introduces ({known})",
+            )
+        rest = tuple(p for p in parties if p not in ours)
+        return RoleBinding(
+            us=ours, them=rest, our_role=our_role, via="we",
+            basis=f"named by the user (--we {we!r}): “{ours[0].defined_as}” is us",
+        )
+    side = _SIDE_OF_ROLE.get(our_role)
+    if len(parties) < 2 or side is None:
+        what = "fewer than two parties were found in the preamble" if len(parties) < 2 else (
+            f"the playbook's role '{our_role}' has no side to bind"
+        )
+        return RoleBinding(us=(), them=(), our_role=our_role, via="unresolved", basis=what)
+    scored = []
+    for p in parties:
+        b, s, why = _evidence(text, p.defined_as)
+        lean = b - s if side == "buyer" else s - b
+        scored.append((lean, p, why))
+    scored.sort(key=lambda x: -x[0])
+    best, runner = scored[0], scored[1]
+    if best[0] >= 2 and runner[0] <= 0 and best[0] - runner[0] >= 3:
+        ours = tuple(p for lean, p, _ in scored if lean >= 2)
+        rest = tuple(p for lean, p, _ in scored if lean <= 0)
+        basis = (
+            f"“{best[1].defined_as}” is us (the {our_role}) by its own words in the contract: "
+            + ", ".join(dict.fromkeys(best[2][:3]))
+        )
+        if runner[2]:
+            basis += f"; “{runner[1].defined_as}” is them: " + ", ".join(dict.fromkeys(runner[2][:2]))
+        return RoleBinding(us=ours, them=rest, our_role=our_role, via="contract", basis=basis)
+    named = " and ".join(f"“{p.defined_as}”" for _, p, _ in scored[:3])
+    return RoleBinding(
+        us=(), them=(), our_role=our_role, via="unresolved",
+        basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)",
+    )
+
+
+def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = "customer") -> str:
+    """The regex for `{us}` (side "us") or `{them}` in a playbook pattern, bound to this contract.
+
+    Bound: the parties' defined terms (and "the" before them). Unbound: the generic words of that side.
+    """
+    ours = _SIDE_OF_ROLE.get(our_role, "buyer")
+    theirs = "seller" if ours == "buyer" else "buyer"
+    generic = GENERIC[ours if side == "us" else theirs]
+    if binding is None or not binding.resolved:
+        return generic
+    terms = binding.us_terms if side == "us" else binding.them_terms
+    alts = sorted({re.escape(t).replace(r"\ ", r"\s+") for t in terms}, key=len, reverse=True)
+    return "(?:" + "|".join(alts) + ")" if alts else generic
