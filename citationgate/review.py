@@ -39,7 +39,9 @@ from citationgate.model import (
 from citationgate.store import Store
 from ingest.document import Document
 from playbooks import run_playbook
+from playbooks.contract_type import ContractType, classify
 from playbooks.outcome import ClauseOutcome
+from playbooks.parties import RoleBinding, read_parties, resolve_roles, role_alternation
 from playbooks.schema import Playbook
 
 __all__ = [
@@ -115,12 +117,20 @@ class ReviewResult:
     review_id: int | None = None  # set once stored
     version_id: int | None = None
     summary: Mapping[str, Any] = field(default_factory=dict)
+    roles: RoleBinding | None = None  # who is us, who is them, and on what basis
+    contract_type: ContractType | None = None
+    fit: Mapping[str, Any] = field(default_factory=dict)  # {"fits": bool, "types": [...], "warning": str|None}
 
     def to_dict(self) -> dict[str, Any]:
         """The `citationgate review --format json` shape."""
+        document = document_summary(self.document, version_id=self.version_id)
+        if self.contract_type is not None:
+            document["type"] = self.contract_type.to_dict()
         return {
             "review": {"id": self.review_id, "kind": "review", "playbook": self.playbook.to_dict()},
-            "document": document_summary(self.document, version_id=self.version_id),
+            "document": document,
+            "fit": dict(self.fit),
+            "roles": self.roles.to_dict() if self.roles is not None else None,
             "summary": dict(self.summary),
             "findings": [finding_dict(f) for f in self.findings],
         }
@@ -164,6 +174,8 @@ def proposal_for(outcome: ClauseOutcome, *, pid: str, proposer: str) -> Proposal
     }
     if outcome.approval:
         details["approval"] = outcome.approval
+    if outcome.weak:
+        details["weak_links"] = list(outcome.weak)
     if outcome.quotes:
         if outcome.searched is not None:
             details["searched"] = {k: v for k, v in outcome.searched.to_dict().items() if k != "complete"}
@@ -204,6 +216,38 @@ def proposal_for(outcome: ClauseOutcome, *, pid: str, proposer: str) -> Proposal
     return _not_concluded(
         outcome,
         f"no passage was quoted for this {outcome.outcome} outcome: {outcome.reason or 'no reason given'}",
+    )
+
+
+def judgement_footing(
+    document: Document, playbook: Playbook, *, we: str | None = None
+) -> tuple[RoleBinding, ContractType, dict[str, Any]]:
+    """Who is who and what kind of contract this is, before any rule is judged."""
+    parties = read_parties(document.text)
+    roles = resolve_roles(document.text, parties, playbook.our_role, we=we)
+    ctype = classify(document.text)
+    fits = playbook.fits
+    ok = not fits or ctype.type in fits
+    warning = None
+    if not ok:
+        warning = (
+            f"this looks like a {ctype.type.replace('_', ' ')} contract ({ctype.basis}); the playbook "
+            f"'{playbook.id}' is written for {', '.join(t.replace('_', ' ') for t in fits)} contracts, "
+            "so its positions may not fit"
+        )
+    return roles, ctype, {"fits": ok, "types": list(fits), "warning": warning}
+
+
+def _weakest_link(finding: Finding) -> Finding:
+    """Supervision follows the weakest link: a finding whose judgement has a weak link is not `standard`."""
+    weak = finding.proposal.details.get("weak_links") or []
+    if not weak or finding.supervision is not Supervision.STANDARD:
+        return finding
+    why = "judgement not firm: " + "; ".join(weak)
+    return replace(
+        finding,
+        supervision=Supervision.ELEVATED,
+        reason=f"{finding.reason}; {why}" if finding.reason else why,
     )
 
 
@@ -286,10 +330,13 @@ def review(
     store: Store | None = None,
     version_id: int | None = None,
     outcomes: Iterable[ClauseOutcome] | None = None,
+    we: str | None = None,
 ) -> ReviewResult:
     """Run `playbook` over `document`, gate every proposal, and (with `store`) write one review.
 
-    `outcomes` replaces the engine's run (for tests and for callers that already ran it).
+    First the judgement's footing: the parties and which of them is *us* (`we` names it; otherwise the
+    playbook's role is inferred from the contract's own words), and the contract's type against the types
+    the playbook fits. `outcomes` replaces the engine's run (for tests and for callers that already ran it).
     Raises WithheldDocumentError for a withheld document.
     """
     if not document.ready:
@@ -299,7 +346,22 @@ def review(
         )
     ref = PlaybookRef(id=playbook.id, version=playbook.version, sha256=playbook.sha256, title=playbook.title)
     proposer = f"playbook:{ref.id}@{ref.version}"
-    results = list(outcomes) if outcomes is not None else run_playbook(document, playbook)
+    roles, ctype, fit = judgement_footing(document, playbook, we=we)
+    if outcomes is not None:
+        results = list(outcomes)
+    else:
+        bound = playbook.bind(
+            {"us": role_alternation(roles, "us", our_role=playbook.our_role),
+             "them": role_alternation(roles, "them", our_role=playbook.our_role)}
+            if roles.resolved
+            else {}
+        )
+        results = run_playbook(
+            document,
+            bound,
+            contract_type=ctype.type if ctype.type != "other" else None,
+            roles_unresolved=None if roles.resolved else roles.basis,
+        )
 
     proposals: list[Proposal] = []
     not_concluded: list[NotConcluded] = []
@@ -327,12 +389,18 @@ def review(
             continue
         finding, events = _check_extracted(finding, proposer, document.text_sha256)
         audit.extend(events)
-        surfaced.append(finding)  # keeps the gate's id, which its audit entries name
+        surfaced.append(_weakest_link(finding))  # keeps the gate's id, which its audit entries name
 
     summary = _summary(surfaced, rejected, not_concluded)
     summary["not_applicable"] = not_applicable
     summary["playbook_title"] = ref.title
+    summary["roles"] = roles.basis
+    if fit.get("warning"):
+        summary["fit_warning"] = fit["warning"]
     result = ReviewResult(
+        roles=roles,
+        contract_type=ctype,
+        fit=fit,
         document=document,
         playbook=ref,
         findings=tuple(surfaced),

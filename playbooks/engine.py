@@ -77,7 +77,9 @@ class _Value:
 class _Context:
     """Per-document state shared by all clauses: passages, section headings, coverage."""
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, *, contract_type: str | None = None, roles: str | None = None) -> None:
+        self.contract_type = contract_type
+        self.roles_unresolved = roles  # why us/them are not bound, or None when they are
         self.doc = doc
         self.text = doc.text
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
@@ -623,6 +625,16 @@ def _run_clause(
         "guidance": m.guidance,
         "model_language": m.model_language,
     }
+    if clause.applies_to and ctx.contract_type and ctx.contract_type not in clause.applies_to:
+        kinds = ", ".join(t.replace("_", " ") for t in clause.applies_to)
+        out = ClauseOutcome(
+            outcome="not_applicable",
+            severity="info",
+            claim=f"{clause.title}: not applicable to a {ctx.contract_type.replace('_', ' ')} contract.",
+            reason=f"the rule applies to {kinds} contracts",
+            **base,
+        )
+        return out, {}, None
     ref = _referenced(ctx, clause)
     region = _locate(ctx, clause)
     if ref is not None:
@@ -698,6 +710,14 @@ def _run_clause(
         outcome, pos, reason, used = "needs_review", None, f"unparseable: {k} — {c}", [k]
     else:
         outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
+    weak = _weak_links(ctx, clause, region, values, used)
+    if weak and outcome == "unacceptable":
+        # a red line is earned only when every link holds: otherwise the reader is told what to check
+        outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
+        pos = None
+    elif ctx.roles_unresolved and clause.role_dependent and outcome in ("standard", "fallback"):
+        outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
+        pos = None
     quotes = _quotes(ctx, region.anchor, values, used)
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
     if pos is not None and pos.claim and pos.outcome == outcome:
@@ -723,9 +743,34 @@ def _run_clause(
         extracted=extracted,
         reason=reason + (f"; values: {_describe_values(used, values)}" if used else ""),
         approval=pos.approval if (pos is not None and outcome == "fallback") else None,
+        weak=weak,
         **base,
     )
     return out, values, region
+
+
+def _weak_links(
+    ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
+) -> tuple[str, ...]:
+    """The links of this judgement that do not hold, each said as a reader would check it."""
+    weak: list[str] = []
+    if ctx.roles_unresolved and clause.role_dependent:
+        weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")
+    # a yes/no read from silence ("no wording found") is not a reading; a list the clause itself gives with
+    # none of the values in it (no carve-out listed) is one
+    bools = {f.name for f in clause.fields if f.spec.type == "bool"}
+    inferred = [
+        n for n in dict.fromkeys(used) if n in bools and (v := values.get(n)) is not None and v.inferred
+    ]
+    if inferred:
+        weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
+    if region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages):
+        items = ctx.passages.items
+        body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading)
+        stems = {k[:6].lower() for k in clause.heading_keys if len(k) >= 4}
+        if not body.strip() or not any(st in body.lower() for st in stems):
+            weak.append("the clause was found by its heading only; none of its operative words occur under it")
+    return tuple(weak)
 
 
 def _run_check(
@@ -736,6 +781,8 @@ def _run_check(
     m = check.model
     if any(results[c][2] is None for c in m.requires):
         return None  # a clause it needs is absent: that absence is already reported
+    if any(results[c][0].weak or results[c][0].outcome == "not_applicable" for c in m.requires):
+        return None  # a clause it needs was not read firmly: that clause's own finding says what to check
     values = {f"{cid}.{k}": v for cid in m.requires for k, v in results[cid][1].items()}
     raw = {k: v.ev.value for k, v in values.items()}
     verdict = evaluate(check.when, raw)
@@ -783,13 +830,21 @@ def _run_check(
     )
 
 
-def run_playbook(document: Document, playbook: Playbook) -> list[ClauseOutcome]:
+def run_playbook(
+    document: Document,
+    playbook: Playbook,
+    *,
+    contract_type: str | None = None,
+    roles_unresolved: str | None = None,
+) -> list[ClauseOutcome]:
     """Judge `document` against every clause, check and drafting rule of `playbook`.
 
-    Returns clause outcomes in playbook order, then cross-clause checks, then drafting problems found.
-    Every quote and extracted value slices back: `document.text[q.start:q.end] == q.text`.
+    `contract_type` makes the clauses whose `applies_to` excludes it `not_applicable`; `roles_unresolved`
+    (why us/them could not be bound) keeps every role-dependent clause from a verdict. Returns clause
+    outcomes in playbook order, then cross-clause checks, then drafting problems found. Every quote and
+    extracted value slices back: `document.text[q.start:q.end] == q.text`.
     """
-    ctx = _Context(document)
+    ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved)
     results = {c.id: _run_clause(ctx, c) for c in playbook.clauses}
     out = [r[0] for r in results.values()]
     for check in playbook.checks:

@@ -73,6 +73,9 @@ class ClauseOutcome:
     model_language: str = ""
     reason: str = ""
     approval: str | None = None
+    #: the links of the judgement that do not hold (roles unresolved, a value read as a default, a clause
+    #: found by its heading only): each one a sentence. Empty: every link holds.
+    weak: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -14,7 +14,7 @@ import re
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -141,6 +141,8 @@ class ClauseModel(_Strict):
     severity: dict[Outcome, Severity] = Field(default_factory=dict)
     guidance: str = ""
     model_language: str = ""
+    #: contract types the clause applies to (empty: every type); elsewhere it is not_applicable
+    applies_to: list[str] = Field(default_factory=list)
 
 
 class CheckModel(_Strict):
@@ -180,6 +182,8 @@ class PlaybookFile(_Strict):
     title: str
     our_role: Literal["customer", "supplier", "discloser", "recipient", "mutual", "licensee", "licensor"]
     description: str = ""
+    #: contract types the playbook is written for (empty: any); a review of another type says so up front
+    fits: list[str] = Field(default_factory=list)
     clauses: list[ClauseModel] = Field(min_length=1)
     checks: list[CheckModel] = Field(default_factory=list)
     document_checks: dict[DocCheckName, DocCheckModel] = Field(default_factory=dict)
@@ -230,6 +234,8 @@ class CompiledClause:
     not_applicable_when: Predicate | None
     referenced: tuple[re.Pattern[str], ...]
     provided_if: tuple[re.Pattern[str], ...]
+    applies_to: tuple[str, ...] = ()
+    role_dependent: bool = False  # some pattern speaks of {us} or {them}: its reading needs the roles bound
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -253,10 +259,23 @@ class Playbook:
     model: PlaybookFile = field(repr=False)
     clauses: tuple[CompiledClause, ...] = field(repr=False)
     checks: tuple[CompiledCheck, ...] = field(repr=False)
+    marks: Mapping[tuple[str | int, ...], int] = field(default_factory=dict, repr=False)
+    roles: Mapping[str, str] = field(default_factory=dict, repr=False)  # what {us}/{them} were bound to
 
     @property
     def description(self) -> str:
         return self.model.description
+
+    @property
+    def fits(self) -> tuple[str, ...]:
+        return tuple(self.model.fits)
+
+    def bind(self, roles: Mapping[str, str]) -> Playbook:
+        """This playbook with `{us}`/`{them}` in its patterns bound to `roles` (regexes for each side)."""
+        if dict(roles) == dict(self.roles):
+            return self
+        clauses, checks = _compile(self.model, Path(self.source).name, dict(self.marks), roles=roles)
+        return replace(self, clauses=clauses, checks=checks, roles=dict(roles))
 
     def clause(self, clause_id: str) -> CompiledClause | None:
         return next((c for c in self.clauses if c.id == clause_id), None)
@@ -299,6 +318,7 @@ def parse_playbook(data: bytes, *, source: str) -> Playbook:
         raise PlaybookError(_describe(name, marks, loc, err)) from None
     clauses, checks = _compile(model, name, marks)
     return Playbook(
+        marks=marks,
         id=model.id,
         version=model.version,
         title=model.title,
@@ -415,13 +435,26 @@ def _describe(name: str, marks: Marks, loc: tuple[str | int, ...], err: Mapping[
     return f"{name}: line {line}: {where}: {err.get('msg', 'invalid value')}{got_s}"
 
 
+#: what `{us}` and `{them}` stand for before a contract's parties are bound: the generic words of each side
+UNBOUND_ROLES: Mapping[str, str] = {
+    "us": r"(?:customer|client|recipient|purchaser|buyer|licensee|subscriber)",
+    "them": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer|seller)",
+}
+
+
 def _compile(
-    model: PlaybookFile, name: str, marks: Marks
+    model: PlaybookFile, name: str, marks: Marks, *, roles: Mapping[str, str] | None = None
 ) -> tuple[tuple[CompiledClause, ...], tuple[CompiledCheck, ...]]:
+    bound = {**UNBOUND_ROLES, **(roles or {})}
+    templated: list[bool] = [False]
+
     def fail(loc: tuple[str | int, ...], message: str) -> PlaybookError:
         return PlaybookError(f"{name}: line {_line(marks, loc)}: {_dotted(loc)}: {message}")
 
     def rx(pattern: str, loc: tuple[str | int, ...], *, literal: bool = False) -> re.Pattern[str]:
+        if "{us}" in pattern or "{them}" in pattern:
+            templated[0] = True
+            pattern = pattern.replace("{us}", bound["us"]).replace("{them}", bound["them"])
         if literal:
             words = [re.escape(w) for w in pattern.split()]
             return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b", re.IGNORECASE)
@@ -439,6 +472,7 @@ def _compile(
     clauses: list[CompiledClause] = []
     kinds_by_clause: dict[str, dict[str, FieldKind]] = {}
     for ci, c in enumerate(model.clauses):
+        templated[0] = False
         cloc: tuple[str | int, ...] = ("clauses", ci)
         if c.id in seen:
             raise fail((*cloc, "id"), f"duplicate clause id '{c.id}' (expected each clause id once)")
@@ -520,6 +554,8 @@ def _compile(
                 not_applicable_when=na,
                 referenced=rxs(ref.patterns, (*cloc, "referenced", "patterns")) if ref else (),
                 provided_if=rxs(ref.provided_if, (*cloc, "referenced", "provided_if")) if ref else (),
+                applies_to=tuple(c.applies_to),
+                role_dependent=templated[0],
             )
         )
     checks: list[CompiledCheck] = []

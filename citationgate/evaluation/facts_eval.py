@@ -161,9 +161,9 @@ def _read_return(r: _Reading) -> bool | None:
     values = [r.value("confidentiality", "return_destroy"), r.value("effect_of_termination", "data_return")]
     if any(v is True for v in values):
         return True
-    if all(v is False for v in values):
-        return False
-    return None
+    # both clauses read (or concluded absent) and neither states a duty to return: the review says none
+    read = [r.found(rule) is not None or r.absent(rule) for rule in ("confidentiality", "effect_of_termination")]
+    return False if all(read) else None
 
 
 def _read_warranty(r: _Reading) -> int | None | str:
