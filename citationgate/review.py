@@ -119,7 +119,9 @@ class ReviewResult:
     summary: Mapping[str, Any] = field(default_factory=dict)
     roles: RoleBinding | None = None  # who is us, who is them, and on what basis
     contract_type: ContractType | None = None
-    fit: Mapping[str, Any] = field(default_factory=dict)  # {"fits": bool, "types": [...], "warning": str|None}
+    fit: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # {"fits": bool, "types": [...], "warning": str|None}
 
     def to_dict(self) -> dict[str, Any]:
         """The `citationgate review --format json` shape."""
@@ -351,8 +353,10 @@ def review(
         results = list(outcomes)
     else:
         bound = playbook.bind(
-            {"us": role_alternation(roles, "us", our_role=playbook.our_role),
-             "them": role_alternation(roles, "them", our_role=playbook.our_role)}
+            {
+                "us": role_alternation(roles, "us", our_role=playbook.our_role),
+                "them": role_alternation(roles, "them", our_role=playbook.our_role),
+            }
             if roles.resolved
             else {}
         )

@@ -766,10 +766,14 @@ def _weak_links(
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
     if region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages):
         items = ctx.passages.items
-        body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading)
+        body = " ".join(
+            ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading
+        )
         stems = {k[:6].lower() for k in clause.heading_keys if len(k) >= 4}
         if not body.strip() or not any(st in body.lower() for st in stems):
-            weak.append("the clause was found by its heading only; none of its operative words occur under it")
+            weak.append(
+                "the clause was found by its heading only; none of its operative words occur under it"
+            )
     return tuple(weak)
 
 

@@ -438,7 +438,8 @@ def _describe(name: str, marks: Marks, loc: tuple[str | int, ...], err: Mapping[
 #: what `{us}` and `{them}` stand for before a contract's parties are bound: the generic words of each side
 UNBOUND_ROLES: Mapping[str, str] = {
     "us": r"(?:customer|client|recipient|purchaser|buyer|licensee|subscriber)",
-    "them": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer|seller)",
+    "them": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer"
+    r"|seller)",
 }
 
 

@@ -52,6 +52,14 @@ def review(
     view: Annotated[
         str, typer.Option(help="Tracked changes in a DOCX: 'accepted' (default) or 'original'.")
     ] = "accepted",
+    we: Annotated[
+        str | None,
+        typer.Option(
+            "--we",
+            help="Which party is us: its defined term or name (e.g. 'Company'). "
+            "Default: inferred from the contract's own words, or left unresolved.",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
@@ -60,7 +68,7 @@ def review(
     version, reused = ingest_file(store, file, view=view)
     if reused:
         info(f"{version.document.name}: reusing stored version {version.id} (same bytes)")
-    result = run_review(version.document, pb, store=store, version_id=version.id)
+    result = run_review(version.document, pb, store=store, version_id=version.id, we=we)
     data = result.to_dict()
     if fmt is ReportFormat.json:
         text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"

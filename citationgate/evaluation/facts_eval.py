@@ -68,7 +68,7 @@ class _Reading:
         return v.get("value") if isinstance(v, Mapping) else v
 
     def parties(self, role: Any) -> list[str] | None:
-        """The defined terms for a role value the engine extracted ("us"/"them"/"both"/…); None: unresolved."""
+        """The defined terms for an extracted role value ("us"/"them"/"both"/…); None: unresolved."""
         if role in (None, "", "unclear"):
             return None
         role = str(role)
@@ -162,14 +162,17 @@ def _read_return(r: _Reading) -> bool | None:
     if any(v is True for v in values):
         return True
     # both clauses read (or concluded absent) and neither states a duty to return: the review says none
-    read = [r.found(rule) is not None or r.absent(rule) for rule in ("confidentiality", "effect_of_termination")]
+    read = [
+        r.found(rule) is not None or r.absent(rule) for rule in ("confidentiality", "effect_of_termination")
+    ]
     return False if all(read) else None
 
 
-def _read_warranty(r: _Reading) -> int | None | str:
+def _read_warranty(r: _Reading) -> int | str | None:
     if r.found("warranties") is None and not r.absent("warranties"):
         return "undecided"
-    return r.value("warranties", "warranty_days")
+    days: int | None = r.value("warranties", "warranty_days")
+    return days
 
 
 def _read_ip_indemnity(r: _Reading) -> dict[str, Any] | None:
@@ -226,13 +229,14 @@ def _read_precedence(r: _Reading) -> dict[str, Any] | None:
     return {"present": r.value("order_of_precedence", "precedence") is not None}
 
 
-def _read_payment(r: _Reading) -> int | None | str:
+def _read_payment(r: _Reading) -> int | str | None:
     if r.found("payment") is None and not r.absent("payment"):
         return "undecided"
-    return r.value("payment", "payment_days")
+    days: int | None = r.value("payment", "payment_days")
+    return days
 
 
-def _read_price(r: _Reading) -> bool | None | str:
+def _read_price(r: _Reading) -> bool | str | None:
     if r.found("price_increases") is not None:
         return True
     return "undecided"
@@ -382,8 +386,9 @@ def evaluate_facts(
         "right": right,
         "total": total,
         "contracts": len(files) - len(errors),
-        "per_fact": {k: v | {"accuracy": v["right"] / v["total"] if v["total"] else None} for k, v in per_fact.items()},
+        "per_fact": {
+            k: v | {"accuracy": v["right"] / v["total"] if v["total"] else None} for k, v in per_fact.items()
+        },
         "misses": misses,
         "errors": errors,
     }
-

@@ -87,7 +87,9 @@ def run_evaluation(
         with progress("contract facts", min(n_facts, limit or n_facts)) as tick:
             f = evaluate_facts(data_dir, limit=limit, progress=tick)
         details["facts"] = f
-        headline["facts"] = {k: f[k] for k in ("accuracy", "right", "total", "contracts", "per_fact", "misses")}
+        headline["facts"] = {
+            k: f[k] for k in ("accuracy", "right", "total", "contracts", "per_fact", "misses")
+        }
     if "nda" in parts:
         from citationgate.evaluation.nda_eval import evaluate_ndas
 

@@ -20,6 +20,7 @@ __all__ = [
     "SEVERITY_ORDER",
     "by_severity",
     "counts",
+    "footing",
     "is_absence",
     "one_line_summary",
     "pinpoint",
@@ -130,3 +131,14 @@ def one_line_summary(data: Mapping[str, Any]) -> str:
     rid = (data.get("review") or {}).get("id")
     name = (data.get("document") or {}).get("name")
     return f"{name}: review {rid}, {counts(data)}; playbook {pb.get('id')}@{pb.get('version')}"
+
+
+def footing(data: Mapping[str, Any]) -> list[str]:
+    """What the judgement stands on, said before any finding: who is us (and why), and any type mismatch."""
+    summary = data.get("summary") or {}
+    lines = []
+    if summary.get("roles"):
+        lines.append(f"Parties: {summary['roles']}")
+    if summary.get("fit_warning"):
+        lines.append(f"Warning: {summary['fit_warning']}")
+    return lines

@@ -15,6 +15,7 @@ from citationgate.reports.findings import (
     ABSENCE_MARK,
     by_severity,
     counts,
+    footing,
     is_absence,
     pinpoint,
     searched_line,
@@ -34,6 +35,7 @@ def render_table(data: Mapping[str, Any], *, width: int = 100) -> str:
         f"{doc.get('name')}  (text sha256 {str(doc.get('text_sha256'))[:12]}…)",
         f"review {(data.get('review') or {}).get('id')}  playbook {pb.get('id')}@{pb.get('version')} "
         f"(sha256 {str(pb.get('sha256'))[:12]}…)",
+        *footing(data),
         counts(data),
         "",
     ]

@@ -13,22 +13,61 @@ __all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
 # The two sides of a commercial contract, by the words contracts use for them. The playbook's role is
 # one side; a party is placed on a side by its defined term and by what the contract says it does.
 _BUYER_WORDS = (
-    "customer", "client", "recipient", "purchaser", "buyer", "licensee", "shipper", "company", "subscriber",
-    "distributor", "reseller", "sponsor", "employer", "member", "user", "owner",
+    "customer",
+    "client",
+    "recipient",
+    "purchaser",
+    "buyer",
+    "licensee",
+    "shipper",
+    "company",
+    "subscriber",
+    "distributor",
+    "reseller",
+    "sponsor",
+    "employer",
+    "member",
+    "user",
+    "owner",
 )
 _SELLER_WORDS = (
-    "supplier", "vendor", "provider", "service provider", "contractor", "consultant", "licensor", "developer",
-    "seller", "manufacturer", "transporter", "repairer", "adviser", "advisor", "agent", "employee",
-    "administrator", "host", "operator", "producer", "partner",
+    "supplier",
+    "vendor",
+    "provider",
+    "service provider",
+    "contractor",
+    "consultant",
+    "licensor",
+    "developer",
+    "seller",
+    "manufacturer",
+    "transporter",
+    "repairer",
+    "adviser",
+    "advisor",
+    "agent",
+    "employee",
+    "administrator",
+    "host",
+    "operator",
+    "producer",
+    "partner",
 )
 #: What `{us}`/`{them}` mean when no party could be bound: the generic words of each side. "Company" is
 #: left out (in as many contracts it names the provider as the customer).
 GENERIC = {
     "buyer": r"(?:customer|client|recipient|purchaser|buyer|licensee|subscriber)",
-    "seller": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer|seller)",
+    "seller": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer"
+    r"|seller)",
 }
-_SIDE_OF_ROLE = {"customer": "buyer", "licensee": "buyer", "recipient": "buyer",
-                 "supplier": "seller", "licensor": "seller", "discloser": "seller"}
+_SIDE_OF_ROLE = {
+    "customer": "buyer",
+    "licensee": "buyer",
+    "recipient": "buyer",
+    "supplier": "seller",
+    "licensor": "seller",
+    "discloser": "seller",
+}
 
 _VERBS_SELLER = (
     r"(?:provide|perform|render|deliver|supply|furnish|design|develop|host|maintain|support|manufacture"
@@ -49,13 +88,20 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         seller += 3
         why.append(f"its defined term “{term}”")
     cues = (
-        ("buyer", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)\b"),
+        (
+            "buyer",
+            t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)\b",
+        ),
         ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
         ("buyer", t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)"),
         ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages|appoints)\b"),
         ("seller", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b"),
-        ("seller", r"\b(?:services|work|products?|goods)\s+(?:to\s+be\s+)?(?:provided|performed|rendered|delivered|supplied)\s+by\s+" + t),
+        (
+            "seller",
+            r"\b(?:services|work|products?|goods)\s+(?:to\s+be\s+)?(?:provided|performed|rendered|delivered|supplied)\s+by\s+"
+            + t,
+        ),
         ("seller", r"\bpay\s+(?:to\s+)?" + t),
         ("seller", r"\b(?:fees?|compensation|amounts?)\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+" + t),
         ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
@@ -123,18 +169,26 @@ def resolve_roles(
         if not ours:
             known = ", ".join(f"“{p.defined_as}”" for p in parties) or "none found"
             return RoleBinding(
-                us=(), them=(), our_role=our_role, via="unresolved",
+                us=(),
+                them=(),
+                our_role=our_role,
+                via="unresolved",
                 basis=f"--we {we!r} names none of the parties the preamble introduces ({known})",
             )
         rest = tuple(p for p in parties if p not in ours)
         return RoleBinding(
-            us=ours, them=rest, our_role=our_role, via="we",
+            us=ours,
+            them=rest,
+            our_role=our_role,
+            via="we",
             basis=f"named by the user (--we {we!r}): “{ours[0].defined_as}” is us",
         )
     side = _SIDE_OF_ROLE.get(our_role)
     if len(parties) < 2 or side is None:
-        what = "fewer than two parties were found in the preamble" if len(parties) < 2 else (
-            f"the playbook's role '{our_role}' has no side to bind"
+        what = (
+            "fewer than two parties were found in the preamble"
+            if len(parties) < 2
+            else (f"the playbook's role '{our_role}' has no side to bind")
         )
         return RoleBinding(us=(), them=(), our_role=our_role, via="unresolved", basis=what)
     scored = []
@@ -156,7 +210,10 @@ def resolve_roles(
         return RoleBinding(us=ours, them=rest, our_role=our_role, via="contract", basis=basis)
     named = " and ".join(f"“{p.defined_as}”" for _, p, _ in scored[:3])
     return RoleBinding(
-        us=(), them=(), our_role=our_role, via="unresolved",
+        us=(),
+        them=(),
+        our_role=our_role,
+        via="unresolved",
         basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)",
     )
 

@@ -1,0 +1,215 @@
+"""The judgement's footing: who is who, what kind of contract, and verdicts resting only on what was read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from citationgate.cli import app
+from citationgate.evaluation.facts_eval import evaluate_facts, read_facts
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.contract_type import classify
+from playbooks.library import document_from_text
+from playbooks.parties import read_parties, resolve_roles
+
+CONSULTING = (
+    "\n\n".join(
+        [
+            "CONSULTING AGREEMENT",
+            (
+                'This Consulting Agreement ("Agreement") is made as of May 1, 2019 by and '
+                "between Driven Co., "
+                'Inc. ("Company"), a Nevada corporation, and TruckThat LLC ("Consultant"). '
+                "WHEREAS, the Company "
+                "desires to retain Consultant to perform consulting services for the Company."
+            ),
+            (
+                "1. Services. Consultant shall provide the consulting services described in Exhibit A to the "
+                "Company."
+            ),
+            (
+                "2. Compensation. The Company shall pay Consultant a monthly fee of $5,000 "
+                "within thirty (30) "
+                "days of invoice."
+            ),
+            (
+                "3. Termination. Each of the Company and the Consultant may terminate this "
+                "Agreement at any time "
+                "without cause by giving thirty (30) days' written notice to the other party."
+            ),
+            (
+                "4. Return of Materials. Upon termination, Consultant shall promptly deliver to "
+                "the Company all "
+                "of the Company's materials and Confidential Information."
+            ),
+            "5. Governing Law. This Agreement shall be governed by the laws of the State of New York.",
+            "The Company and the Consultant have signed this Agreement.",
+        ]
+    )
+    + "\n"
+)
+
+LICENCE = (
+    "\n\n".join(
+        [
+            "TRADEMARK LICENSE AGREEMENT",
+            (
+                'This Trademark License Agreement is made between Alpha Marks Inc. ("Licensor") '
+                "and Beta Goods "
+                'LLC ("Licensee"). Licensor hereby grants Licensee a licence to use the marks. '
+                "Licensee shall pay"
+                " Licensor a royalty. The Licensor may audit the Licensee's records."
+            ),
+        ]
+    )
+    + "\n"
+)
+
+
+def test_parties_are_read_with_their_defined_terms() -> None:
+    parties = read_parties(CONSULTING)
+    assert [p.defined_as for p in parties] == ["Company", "Consultant"]
+    assert parties[0].name.startswith("Driven Co.")
+    assert CONSULTING[parties[0].start : parties[0].end] == "Company"
+
+
+def test_us_is_inferred_from_what_each_party_does_and_the_basis_quotes_it() -> None:
+    """The customer is the party that pays and receives the services, whatever it is called."""
+    roles = resolve_roles(CONSULTING, read_parties(CONSULTING), "customer")
+    assert roles.resolved and roles.via == "contract"
+    assert roles.us_terms == ("Company",) and roles.them_terms == ("Consultant",)
+    assert "Company shall pay" in roles.basis
+
+
+def test_we_names_us_and_an_unknown_name_leaves_roles_unresolved() -> None:
+    parties = read_parties(CONSULTING)
+    named = resolve_roles(CONSULTING, parties, "customer", we="consultant")
+    assert named.via == "we" and named.us_terms == ("Consultant",)
+    unknown = resolve_roles(CONSULTING, parties, "customer", we="Acme")
+    assert not unknown.resolved and "Acme" in unknown.basis and "“Company”" in unknown.basis
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (CONSULTING, "consulting"),
+        (LICENCE, "license"),
+        ("MASTER SERVICES AGREEMENT\n\nThe Supplier shall provide the Services.", "services"),
+        ("DISTRIBUTOR AGREEMENT\n\nSierra appoints Envision as its exclusive distributor.", "distribution"),
+        ("SOFTWARE LICENSE AND MAINTENANCE AGREEMENT\n\nLicensor grants a licence.", "license"),
+    ],
+    ids=["consulting", "trademark-licence", "msa", "distributor", "licence-before-maintenance"],
+)
+def test_contract_type_from_the_title(text: str, kind: str) -> None:
+    assert classify(text).type == kind
+
+
+def _findings(text: str, *, we: str | None = None) -> dict[str, dict[str, object]]:
+    result = review(document_from_text(text), load_playbook("msa-customer"), we=we)
+    return {
+        str(f.proposal.rule): {"outcome": f.proposal.details.get("outcome"), "finding": f}
+        for f in result.findings
+    }
+
+
+def test_each_of_the_parties_may_terminate_binds_both_by_their_defined_terms() -> None:
+    """'Each of the Company and the Consultant may terminate' is mutual, not 'only the supplier'."""
+    result = review(document_from_text(CONSULTING), load_playbook("msa-customer"))
+    tfc = next(f for f in result.findings if f.proposal.rule == "termination_for_convenience")
+    assert tfc.proposal.details["extracted"]["holder"]["value"] == "either"
+    assert "only the supplier" not in tfc.proposal.claim
+    facts = read_facts(result)
+    assert sorted(facts["termination_for_convenience"]["parties"]) == ["Company", "Consultant"]
+    assert facts["termination_for_convenience"]["notice_days"] == 30
+
+
+def test_return_of_the_companys_materials_is_a_duty_to_return_our_data() -> None:
+    result = review(document_from_text(CONSULTING), load_playbook("msa-customer"))
+    assert read_facts(result)["return_of_data_on_termination"] is True
+
+
+def test_unresolved_roles_keep_role_dependent_rules_from_a_verdict() -> None:
+    """Nobody can be bound to 'us' in a bare licence: role-dependent rules say why, never 'no'."""
+    result = review(
+        document_from_text(LICENCE.replace("Licensee shall pay Licensor a royalty. ", "")),
+        load_playbook("msa-customer"),
+        we="Nobody",
+    )
+    assert result.roles is not None and not result.roles.resolved
+    for f in result.findings:
+        weak = f.proposal.details.get("weak_links") or []
+        if any("who is us" in w for w in weak):
+            assert f.proposal.details["outcome"] not in ("unacceptable", "standard", "fallback")
+            assert f.supervision.value != "standard"
+
+
+def test_rules_that_do_not_fit_the_contract_type_are_not_applicable_and_the_mismatch_is_stated() -> None:
+    result = review(document_from_text(LICENCE), load_playbook("msa-customer"))
+    assert result.contract_type is not None and result.contract_type.type == "license"
+    assert result.fit["fits"] is False and "licen" in str(result.fit["warning"])
+    assert "service_levels" in result.not_applicable
+    data = result.to_dict()
+    assert data["document"]["type"]["type"] == "license" and data["fit"]["fits"] is False
+    assert "fit_warning" in data["summary"]
+
+
+def test_a_verdict_on_silence_is_not_a_red_line() -> None:
+    """No wording on who may terminate for breach is needs_review with the reason, not 'only the supplier'."""
+    text = (
+        "MASTER SERVICES AGREEMENT\n\n14. Termination\n\nThe Supplier may terminate this Agreement if the "
+        "Customer fails to pay within thirty (30) days of notice.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    tfb = next(f for f in result.findings if f.proposal.rule == "termination_for_cause")
+    assert tfb.proposal.details["outcome"] == "needs_review"
+    assert "does not state customer may terminate" in str(tfb.proposal.details["reason"])
+    assert tfb.supervision.value != "standard"
+
+
+def test_review_cli_states_who_is_us_and_takes_we(tmp_path: Path) -> None:
+    contract = tmp_path / "consulting.txt"
+    contract.write_text(CONSULTING, encoding="utf-8")
+    runner = CliRunner()
+    table = runner.invoke(app, ["review", str(contract)])
+    assert table.exit_code == 0, table.output
+    assert "Parties: “Company” is us" in table.output
+    js = runner.invoke(app, ["review", str(contract), "--we", "Consultant", "--format", "json"])
+    assert js.exit_code == 0, js.output
+    data = json.loads(js.stdout)
+    assert data["roles"]["via"] == "we" and data["roles"]["us"][0]["defined_as"] == "Consultant"
+    assert data["document"]["type"]["type"] == "consulting"
+
+
+def test_eval_facts_scores_a_data_root_of_the_shared_shape(tmp_path: Path) -> None:
+    """Another data root of the same shape works: facts/<id>.json beside cuad/texts/<id>.txt."""
+    (tmp_path / "cuad" / "texts").mkdir(parents=True)
+    (tmp_path / "facts").mkdir()
+    (tmp_path / "cuad" / "texts" / "c1.txt").write_text(CONSULTING, encoding="utf-8")
+    facts = {
+        "governing_law": {"value": "New York", "quotes": [], "uncertain": False},
+        "termination_for_convenience": {
+            "value": {"parties": ["Company", "Consultant"], "notice_days": 30},
+            "quotes": [],
+            "uncertain": False,
+        },
+        "payment_days": {"value": 30, "quotes": [], "uncertain": False},
+        "non_compete": {"value": True, "quotes": [], "uncertain": True},  # uncertain: left out
+        "exclusivity": {"value": True, "quotes": [], "uncertain": False},  # the review cannot read this
+    }
+    (tmp_path / "facts" / "c1.json").write_text(json.dumps({"id": "c1", "facts": facts}), encoding="utf-8")
+    out = evaluate_facts(tmp_path)
+    assert out["total"] == 4 and out["right"] == 3
+    assert out["misses"] == [{"id": "c1", "fact": "exclusivity", "gold": True, "review": False}]
+    result = CliRunner().invoke(app, ["eval", "facts", "--data", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["facts"]["right"] == 3
+
+
+def test_eval_facts_without_a_facts_folder_is_one_error_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["eval", "facts", "--data", str(tmp_path)])
+    assert result.exit_code == 3
+    assert "contract facts not found" in result.output
