@@ -5,6 +5,12 @@ from __future__ import annotations
 from ingest.errors import CitationGateError
 
 
+class UsageError(CitationGateError):
+    """A call made with the wrong combination of arguments (the CLI's usage error)."""
+
+    exit_code = 2
+
+
 class ProposalError(CitationGateError):
     """Proposals JSON that does not match the documented shape."""
 

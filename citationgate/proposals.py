@@ -26,37 +26,51 @@ _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 
 
-class _Citation(BaseModel):
+class CitationIn(BaseModel):
+    """A quote the proposer relies on, copied from the contract word for word, with optional hints
+    that pick one occurrence when the words occur more than once."""
+
     model_config = _STRICT
-    quote: StrictStr
-    section: StrictStr | None = None
-    page: Annotated[StrictInt, Field(ge=1)] | None = None
-    near: Annotated[StrictInt, Field(ge=0)] | None = None
+    quote: StrictStr = Field(
+        description="The contract's words, copied verbatim (at least 10 characters; an ellipsis "
+        "marks an omission and each piece must be found in order)."
+    )
+    section: StrictStr | None = Field(default=None, description="The clause label or heading, e.g. '11.2'.")
+    page: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="PDF page, from 1.")
+    near: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        default=None, description="An approximate character offset into the document's text."
+    )
 
 
-class _QuoteProposal(BaseModel):
+class QuoteProposalIn(BaseModel):
+    """A claim about the contract backed by quotes; it surfaces only if one quote verifies."""
+
     model_config = _STRICT
-    id: NonEmpty
+    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
+    claim: NonEmpty = Field(description="What the proposer says the contract means.")
+    rule: StrictStr | None = Field(default=None, description="The proposer's rule or topic id.")
+    severity: StrictStr | None = Field(default=None, description="info | low | medium | high | critical")
+    citations: list[CitationIn]
+
+
+class AbsenceIn(BaseModel):
+    """What was searched for and not found (an absence finding is never quote-verified)."""
+
+    model_config = _STRICT
+    requirement: NonEmpty = Field(description="The clause that should be there, e.g. 'governing law'.")
+    searched: list[StrictStr] = Field(description="The words or patterns searched for.")
+    coverage: list[StrictStr] = Field(default=[], description="Which parts of the document were searched.")
+
+
+class AbsenceProposalIn(BaseModel):
+    """A claim that the contract lacks something: disclosed as not quote-verified, high supervision."""
+
+    model_config = _STRICT
+    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
     claim: NonEmpty
     rule: StrictStr | None = None
     severity: StrictStr | None = None
-    citations: list[_Citation]
-
-
-class _Absence(BaseModel):
-    model_config = _STRICT
-    requirement: NonEmpty
-    searched: list[StrictStr]
-    coverage: list[StrictStr] = []
-
-
-class _AbsenceProposal(BaseModel):
-    model_config = _STRICT
-    id: NonEmpty
-    claim: NonEmpty
-    rule: StrictStr | None = None
-    severity: StrictStr | None = None
-    absence: _Absence
+    absence: AbsenceIn
 
 
 def _path(prefix: str, loc: Sequence[int | str]) -> str:
@@ -107,8 +121,8 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
             raise ProposalError(
                 f"{source}: {where}: has both 'citations' and 'absence' (a proposal is one or the other)"
             )
-        model: type[_QuoteProposal] | type[_AbsenceProposal]
-        model = _AbsenceProposal if "absence" in item else _QuoteProposal
+        model: type[QuoteProposalIn] | type[AbsenceProposalIn]
+        model = AbsenceProposalIn if "absence" in item else QuoteProposalIn
         try:
             parsed = model.model_validate(item)
         except ValidationError as exc:
@@ -124,8 +138,24 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
     return out
 
 
-def _to_proposal(p: _QuoteProposal | _AbsenceProposal) -> Proposal:
-    if isinstance(p, _AbsenceProposal):
+def parse_citations(data: object, *, source: str = "quotes") -> list[CitationRequest]:
+    """Validate a bare list of citations (`[{"quote", "section"?, "page"?, "near"?}, …]`); errors name
+    the JSON path, e.g. "quotes[1].quote: field required"."""
+    if not isinstance(data, list):
+        raise ProposalError(f"{source}: expected a list of quotes, got {_json_type(data)}")
+    out: list[CitationRequest] = []
+    for i, item in enumerate(data):
+        try:
+            c = CitationIn.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise ProposalError(f"{source}: {_path(f'{source}[{i}]', err['loc'])}: {_message(err)}") from None
+        out.append(CitationRequest(quote=c.quote, section=c.section, page=c.page, near=c.near))
+    return out
+
+
+def _to_proposal(p: QuoteProposalIn | AbsenceProposalIn) -> Proposal:
+    if isinstance(p, AbsenceProposalIn):
         return Proposal(
             id=p.id,
             claim=p.claim,
@@ -164,4 +194,11 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-__all__ = ["parse_proposals"]
+__all__ = [
+    "AbsenceIn",
+    "AbsenceProposalIn",
+    "CitationIn",
+    "QuoteProposalIn",
+    "parse_citations",
+    "parse_proposals",
+]

@@ -10,7 +10,6 @@ to do about the rest.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 from enum import StrEnum
@@ -19,8 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
-from citationgate.answers import AnswerCheck, FindingsError, PassageCheck, check_answer, parse_findings
-from citationgate.audit import AuditEvent
+from citationgate.answers import AnswerCheck, FindingsError, PassageCheck, parse_findings
+from citationgate.api import check_answer_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
 from citationgate.ledger import LedgerRow, build_ledger, summarize
 from citationgate.store import Store
@@ -120,14 +119,13 @@ def check_answer_command(
         fail("give exactly one of --review REVIEW_ID or --findings FINDINGS.json", code=EXIT_USAGE)
     text = read_answer(answer)
     store = Store.open(db)
-    document: Document | None
+    document: Document | None = None
+    findings = None
+    source = None
     if review is not None:
-        record = store.get_review(review)
-        findings = record.findings
-        document = record.version.document
-        source = f"review {review}"
         if doc is not None:
-            info(f"--doc {doc.name} is not used with --review: the review's own version is ({document.name})")
+            used = store.get_review(review).version.document.name
+            info(f"--doc {doc.name} is not used with --review: the review's own version is ({used})")
     else:
         assert findings_file is not None
         data = read_findings_file(findings_file)
@@ -143,47 +141,11 @@ def check_answer_command(
                     "no document: clause references resolve only through the findings' section labels, "
                     "and words outside every verified quote count as `nowhere` (pass --doc FILE)"
                 )
-    result = check_answer(text, findings, document=document, source=source)
-    answer_sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    summary = result.summary()
-    store.append_audit(
-        [
-            AuditEvent(
-                action="check-answer",
-                result="passed" if result.verdict == "pass" else "withheld",
-                actor="check-answer",
-                document_sha256=result.document_sha256 or "",
-                reason=(
-                    f"{len(result.passages)} quoted passage(s), {len(result.failures)} failed"
-                    + (f", {summary['flagged']} flagged" if summary["flagged"] else "")
-                ),
-                payload={
-                    "answer": answer.name,
-                    "answer_sha256": answer_sha,
-                    "review_id": review,
-                    "findings_file": findings_file.name if findings_file else None,
-                    "summary": summary,
-                    "failures": [
-                        {"index": p.passage.index, "status": p.status.value, "text": p.passage.text}
-                        for p in result.failures
-                    ],
-                },
-            )
-        ]
+    result, data_out = check_answer_run(
+        text, review, findings=findings, document=document, store=store, name=answer.name, source=source
     )
     if fmt is Format.json:
-        emit_json(
-            {
-                "answer": {"name": answer.name, "sha256": answer_sha},
-                "review": {"id": review} if review is not None else None,
-                "document": (
-                    {"name": document.name, "text_sha256": document.text_sha256, "status": document.status}
-                    if document is not None
-                    else None
-                ),
-                **result.to_dict(),
-            }
-        )
+        emit_json(data_out)
     else:
         for line in render_check(answer.name, result):
             typer.echo(line)

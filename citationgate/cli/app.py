@@ -49,6 +49,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,  # locals hold contract text; errors are one line anyway
     add_completion=False,
+    rich_markup_mode=None,  # help is plain text: "[mcp]" is an extra's name, not markup
 )
 
 

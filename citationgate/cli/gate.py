@@ -13,11 +13,12 @@ from typing import Annotated, Any
 
 import typer
 
+from citationgate.api import record_json, verification_json, verify_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, ReportFormat, app, emit_json, fail, info
 from citationgate.errors import ProposalError
 from citationgate.proposals import parse_proposals
 from citationgate.store import Store
-from citationgate.verification import status_counts, verify_and_store
+from citationgate.verification import status_counts
 from ingest.errors import MissingFileError
 
 EXIT_AUDIT = 7
@@ -61,24 +62,17 @@ def verify(
     Exits 4 for malformed proposals, 5 for a withheld document, 1 with --strict when anything was
     rejected.
     """
-    proposals = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
-    done = verify_and_store(Store.open(db), doc, proposals, summary={"proposals_file": proposals_file.name})
+    # the file itself must be the documented object (the library also takes a bare list)
+    data = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
+    done = verify_run(
+        doc, data, store=db, source=proposals_file.name, summary={"proposals_file": proposals_file.name}
+    )
     document, record, findings = done.version.document, done.review, done.findings
     if done.reused:
         info(f"{document.name}: reusing stored version {done.version.id} (same bytes)")
     counts = status_counts(findings)
     if fmt is Format.json:
-        emit_json(
-            {
-                "review": {"id": record.id, "kind": record.kind, "created_at": record.created_at.isoformat()},
-                "document": {
-                    "name": document.name,
-                    "text_sha256": document.text_sha256,
-                    "status": document.status,
-                },
-                "findings": findings,
-            }
-        )
+        emit_json(verification_json(done))
     else:
         typer.echo(
             f"review {record.id} (verify)  {document.name}  sha256 {document.text_sha256[:12]}  "
@@ -107,7 +101,7 @@ def findings(
             fail("give a REVIEW_ID, or --list to see the stored reviews", code=2)
         rows = store.list_reviews()
         if fmt is ReportFormat.json:
-            emit_json({"reviews": rows})
+            emit_json({"reviews": rows})  # = citationgate.api.list_reviews()
             return
         if not rows:
             typer.echo("No reviews stored yet. Run `citationgate verify` or `citationgate review`.")
@@ -122,27 +116,7 @@ def findings(
     record = store.get_review(review_id)
     doc = record.version.document
     if fmt is ReportFormat.json:
-        emit_json(
-            {
-                "review": {
-                    "id": record.id,
-                    "kind": record.kind,
-                    "created_at": record.created_at.isoformat(),
-                    "parent_review_id": record.parent_review_id,
-                    "playbook": (
-                        {
-                            "id": record.playbook_id,
-                            "version": record.playbook_version,
-                            "sha256": record.playbook_sha256,
-                        }
-                        if record.playbook_id
-                        else None
-                    ),
-                },
-                "document": {"name": doc.name, "text_sha256": doc.text_sha256, "status": doc.status},
-                "findings": record.findings,
-            }
-        )
+        emit_json(record_json(record))
         return
     counts = status_counts(record.findings)
     if fmt is ReportFormat.md and record.kind == "review":  # the memo `review --format md` prints

@@ -11,13 +11,14 @@ view; `diff REDLINE.docx` compares its original view with its accepted view.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from citationgate.align import UnitChange, align
+from citationgate.api import ReverifyRun, reverify_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
 from citationgate.reverify import (
     CONTEXT_CHANGED,
@@ -25,7 +26,6 @@ from citationgate.reverify import (
     FindingOutcome,
     FindingsError,
     PlaybookRef,
-    ReverifyResult,
     parse_findings,
 )
 from citationgate.reverify import reverify as run_reverify
@@ -102,7 +102,12 @@ def reverify(
         result = run_reverify(findings, new_doc, old=old_doc, playbook=playbook)
         if old_doc is not None:
             info(f"{new_file.name}: its original view is the version the findings were verified against")
-        _emit(fmt, result, new_doc, previous_review=_previous_review_id(data), review=None)
+        _emit(
+            fmt,
+            ReverifyRun(
+                result=result, document=new_doc, previous_review=_previous_review_id(data), review=None
+            ),
+        )
     else:
         if len(targets) != 2:
             fail(
@@ -114,56 +119,9 @@ def reverify(
             review_id = int(targets[0])
         except ValueError:
             fail(f"REVIEW_ID must be a number, got {targets[0]!r}", code=EXIT_USAGE)
-        new_file = Path(targets[1])
-        store = Store.open(db)
-        previous = store.get_review(review_id)
-        new_doc = load_document(new_file, view="accepted")
-        playbook = (
-            PlaybookRef(id=previous.playbook_id, version=previous.playbook_version)
-            if previous.playbook_id
-            else None
-        )
-        result = run_reverify(
-            previous.findings,
-            new_doc,
-            old=previous.version.document,
-            playbook=playbook,
-            previous_review_id=previous.id,
-        )
-        existing = store.find_version(source_sha256=new_doc.source_sha256, view=new_doc.view)
-        same_lineage = (
-            existing is not None
-            and existing.lineage == previous.version.lineage
-            and existing.document.text_sha256 == new_doc.text_sha256
-        )
-        record = store.write_review(
-            kind="reverify",
-            document=new_doc,
-            version_id=existing.id if same_lineage and existing is not None else None,
-            previous_version_id=None if same_lineage else previous.version.id,
-            findings=[f.to_record(previous.id) for f in result.findings],
-            audit=result.audit,
-            parent_review_id=previous.id,
-            playbook=(
-                {
-                    "id": previous.playbook_id,
-                    "version": previous.playbook_version or "",
-                    "sha256": previous.playbook_sha256 or "",
-                }
-                if previous.playbook_id
-                else None
-            ),
-            summary={"counts": result.summary, "new_file": new_file.name, "previous_review_id": previous.id},
-        )
-        review = {
-            "id": record.id,
-            "kind": record.kind,
-            "parent_review_id": previous.id,
-            "version_id": record.version.id,
-            "version_no": record.version.version_no,
-            "created_at": record.created_at.isoformat(),
-        }
-        _emit(fmt, result, new_doc, previous_review=previous.id, review=review)
+        done = reverify_run(review_id, Path(targets[1]), store=db)
+        result = done.result
+        _emit(fmt, done)
     if strict and (result.summary.get(STALE, 0) or result.summary.get(CONTEXT_CHANGED, 0)):
         raise typer.Exit(EXIT_GATE)
 
@@ -205,32 +163,11 @@ def _previous_review_id(data: object) -> int | None:
     return None
 
 
-def _emit(
-    fmt: Format,
-    result: ReverifyResult,
-    doc: Document,
-    *,
-    previous_review: int | None,
-    review: Mapping[str, Any] | None,
-) -> None:
-    document = {
-        "name": doc.name,
-        "view": doc.view,
-        "text_sha256": doc.text_sha256,
-        "status": doc.status,
-        "previous_text_sha256": result.previous_document_sha256,
-    }
+def _emit(fmt: Format, done: ReverifyRun) -> None:
     if fmt is Format.json:
-        emit_json(
-            {
-                "previous_review": previous_review,
-                "review": dict(review) if review is not None else None,
-                "document": document,
-                "summary": result.summary,
-                "findings": [f.to_dict() for f in result.findings],
-            }
-        )
+        emit_json(done.to_dict())
         return
+    doc, result, previous_review, review = done.document, done.result, done.previous_review, done.review
     head = f"reverify  {doc.name}  sha256 {doc.text_sha256[:12]}"
     if previous_review is not None:
         head += f"  previous review {previous_review}"
