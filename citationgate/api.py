@@ -220,11 +220,13 @@ def review(
     *,
     playbook: str | Path = "msa-customer",
     view: str = "accepted",
+    we: str | None = None,
     store: Store | str | None = None,
 ) -> dict[str, Any]:
     """Review the contract at `path` against a playbook (a built-in id or a YAML path), gate every
-    proposal and store the review: the `review --format json` value."""
-    return review_run(path, playbook=playbook, view=view, store=store)[0].to_dict()
+    proposal and store the review: the `review --format json` value. `we` names our party (its
+    defined term or name); by default it is inferred from the contract's words."""
+    return review_run(path, playbook=playbook, view=view, we=we, store=store)[0].to_dict()
 
 
 def review_run(
@@ -232,6 +234,7 @@ def review_run(
     *,
     playbook: str | Path = "msa-customer",
     view: str = "accepted",
+    we: str | None = None,
     store: Store | str | None = None,
 ) -> tuple[ReviewResult, bool]:
     """`review`, returning the `ReviewResult` and whether the document version was reused."""
@@ -242,7 +245,7 @@ def review_run(
     pb = load_playbook(str(playbook))
     opened = open_store(store)
     version, reused = ingest_file(opened, Path(path), view=view)
-    return run_review(version.document, pb, store=opened, version_id=version.id), reused
+    return run_review(version.document, pb, store=opened, version_id=version.id, we=we), reused
 
 
 # ── stored findings ──────────────────────────────────────────────────────────────────────────────

@@ -9,13 +9,10 @@ from typing import Annotated
 
 import typer
 
+from citationgate.api import review_run
 from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, emit_json, info
 from citationgate.reports import one_line_summary, render_markdown, render_table
-from citationgate.review import review as run_review
 from citationgate.review import severity_at_least
-from citationgate.store import Store
-from citationgate.versions import ingest_file
-from playbooks import load_playbook
 
 
 class Severity(StrEnum):
@@ -63,12 +60,9 @@ def review(
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
-    pb = load_playbook(playbook)
-    store = Store.open(db)
-    version, reused = ingest_file(store, file, view=view)
+    result, reused = review_run(file, playbook=playbook, view=view, we=we, store=db)
     if reused:
-        info(f"{version.document.name}: reusing stored version {version.id} (same bytes)")
-    result = run_review(version.document, pb, store=store, version_id=version.id, we=we)
+        info(f"{result.document.name}: reusing stored version {result.version_id} (same bytes)")
     data = result.to_dict()
     if fmt is ReportFormat.json:
         text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"

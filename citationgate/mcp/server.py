@@ -216,13 +216,18 @@ def build_server(roots: Roots, *, db: str | None = None) -> MCPServer:
             "msa-customer"
         ),
         view: Literal["accepted", "original"] = "accepted",
+        we: Annotated[
+            str | None, Field(description="Which party is us (its defined term or name); default: inferred.")
+        ] = None,
     ) -> ReviewOut:
         """Review a contract against a playbook: every finding is a verified quote or a disclosed
         absence. Stored; returns the review id, a summary and the findings."""
         pb: str | Path = playbook
         if playbook.endswith((".yaml", ".yml")) or "/" in playbook:
             pb = roots.resolve(playbook)
-        return ReviewOut.model_validate(api.review(inside(path), playbook=pb, view=view, store=store()))
+        return ReviewOut.model_validate(
+            api.review(inside(path), playbook=pb, view=view, we=we, store=store())
+        )
 
     @server.tool()
     @_guard
