@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -1163,16 +1163,16 @@ def build_ledger(
             )
         elif not passages:
             reason = "no verified passage: the finding's citations could not be inspected"
-        rows.extend(
-            ledger_rows(
-                claim,
-                passages,
-                source=fid,
-                authority=authority_of(f, document),
-                judge=judge,
-                unverifiable_reason=reason,
-            )
+        made = ledger_rows(
+            claim,
+            passages,
+            source=fid,
+            authority=authority_of(f, document),
+            judge=judge,
+            unverifiable_reason=reason,
         )
+        pid = f.get("proposal_id")
+        rows.extend(replace(r, extra={**r.extra, "proposal_id": pid}) for r in made)
     return rows
 
 

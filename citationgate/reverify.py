@@ -10,13 +10,14 @@ changed the deal.)
 
 Each citation that was verified in the earlier review gets one status:
 
-- ``verified`` — the words are where they were: in the aligned counterpart of their old paragraph, under
-  the same clause label, with no paragraph inserted or removed above them. Offsets are updated when edits
-  elsewhere in the document shifted them (the old span is mapped through the alignment, then confirmed
-  exactly: by identity where its paragraph is unchanged character for character, else by the index).
-- ``moved`` — the identical words, re-anchored to their new offsets, and the reason says why: the clause
-  was renumbered (8.2 → 8.3, the new label is reported), a paragraph was inserted or removed above it,
-  the paragraph itself moved, or the words are now only at a new place. Among several identical
+- ``verified`` — the words and their clause are unchanged: in the aligned counterpart of their old
+  paragraph, under the same clause label. Offsets are updated when edits elsewhere in the document shifted
+  them — a paragraph inserted or removed above included — and the shift is recorded (`shift`, and the
+  reason says why); the old span is mapped through the alignment, then confirmed exactly: by identity
+  where its paragraph is unchanged character for character, else by the index.
+- ``moved`` — the identical words, but their clause is not where it was, and the reason says why: the
+  clause was renumbered (8.2 → 8.3, the new label is reported), the paragraph itself moved, or the words
+  are now only at a new place. Among several identical
   occurrences the choice is deterministic: the aligned image of the old span first; an occurrence that is
   the aligned image of *another* old occurrence (boilerplate the earlier version already had elsewhere)
   is never taken; then the old clause label, then prefix/suffix context similarity, then proximity.
@@ -37,7 +38,8 @@ playbook it stays ``open`` and says why. Findings the earlier review did not ver
 carried with their old status and are not re-verified.
 
 Without the old document (``--findings`` mode, from JSON alone) there is no alignment: a citation is
-``verified`` only at its old offsets and clause label, ``moved`` anywhere else; the context check
+``verified`` under its old clause label with its 40 characters of context unchanged (the shift
+recorded), ``moved`` under another label; the context check
 compares the 40 characters of prefix and suffix the JSON carries (numbering labels ignored); and what a
 stale passage became is the new paragraph that best matches its old words and context.
 
@@ -232,16 +234,26 @@ class CitationOutcome:
     became_span: tuple[int, int] | None = None
     edits: tuple[WordEdit, ...] = ()  # stale: what changed inside; context_changed: what changed around
 
+    @property
+    def shift(self) -> int | None:
+        """How far the re-anchored words moved (new start − old start); None when not re-anchored."""
+        if self.new is None or self.old.start is None:
+            return None
+        return self.new.start - self.old.start
+
     def to_dict(self) -> dict[str, Any]:
+        """As verify names a citation: top-level `start`, `end`, `text`, `section`, `page` are where the
+        words are in the new version (null when stale); `previous` is where they were; `shift` how far."""
         n = self.new
         return {
             "status": self.status,
-            "old": self.old.to_dict(),
-            "new": (
-                {"start": n.start, "end": n.end, "text": n.text, "section": n.section, "page": n.page}
-                if n
-                else None
-            ),
+            "start": n.start if n else None,
+            "end": n.end if n else None,
+            "text": n.text if n else None,
+            "section": n.section if n else None,
+            "page": n.page if n else None,
+            "shift": self.shift,
+            "previous": self.old.to_dict(),
             "became": self.became,
             "edits": [e.to_dict() for e in self.edits],
             "reason": self.reason,
@@ -280,6 +292,7 @@ class FindingOutcome:
         p = self.previous
         d: dict[str, Any] = {
             "id": self.id,
+            "proposal_id": p.get("proposal_id"),
             "previous_id": self.previous_id,
             "status": self.status,
             "reason": self.reason,
@@ -622,7 +635,8 @@ def _event(
 ) -> AuditEvent:
     """An audit event: the finding (and its citations' old and new spans) against the new version."""
     payload: dict[str, Any] = {
-        "finding": f.get("id"),
+        "finding_id": f.get("id"),
+        "proposal_id": f.get("proposal_id"),
         "previous_review_id": run.previous_review_id,
         "previous_document_sha256": run.old.text_sha256 if run.old is not None else None,
     }
@@ -636,6 +650,7 @@ def _event(
             }
             if c.new is not None:
                 span["new"] = [c.new.start, c.new.end, c.new.section]
+                span["shift"] = c.shift
             if c.became_span is not None:
                 span["became"] = list(c.became_span)
             spans.append(span)
@@ -793,25 +808,23 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
             old=c,
             new=vq,
         )
-    inserted, removed = al.paragraphs_above(c.start, anchor[0])
-    if inserted or removed:
+    # The words and their clause are unchanged: verified, whatever happened above them. The shift is
+    # recorded (`shift`, and the reason), not reported as a move: a lawyer reads "moved" as "this
+    # clause is somewhere else now", which is noise when a paragraph was merely removed above it.
+    delta = vq.start - c.start
+    at = f"in {vq.section}" if vq.section else "in its paragraph"
+    reason = f"unchanged {at}"
+    if delta:
+        inserted, removed = al.paragraphs_above(c.start, anchor[0])
         parts = []
         if inserted:
             parts.append(f"{inserted} paragraph{'s' if inserted > 1 else ''} inserted")
         if removed:
             parts.append(f"{removed} paragraph{'s' if removed > 1 else ''} removed")
-        return CitationOutcome(
-            status=MOVED,
-            reason=f"{' and '.join(parts)} above it; re-anchored to [{vq.start}, {vq.end}) "
-            f"(was [{c.start}, {c.end}))",
-            old=c,
-            new=vq,
+        why = f"{' and '.join(parts)} above it" if parts else "edits earlier in the document"
+        reason += (
+            f"; offsets shifted by {delta:+d} ({why}): now [{vq.start}, {vq.end}), was [{c.start}, {c.end})"
         )
-    delta = vq.start - c.start
-    at = f"in {vq.section}" if vq.section else "in its paragraph"
-    reason = f"unchanged {at}"
-    if delta:
-        reason += f"; offsets shifted by {delta:+d} after edits earlier in the document"
     return CitationOutcome(status=VERIFIED, reason=reason, old=c, new=vq)
 
 
@@ -1007,10 +1020,16 @@ def _without_alignment(run: _Run, c: OldCitation) -> CitationOutcome:
         )
     if anchor == (c.start, c.end) and (c.section or None) == (vq.section or None):
         return CitationOutcome(status=VERIFIED, reason="unchanged at the same offsets", old=c, new=vq)
-    if (c.section or None) != (vq.section or None) and anchor[1] - anchor[0] > 0:
-        reason = f"now in {vq.section or 'no numbered clause'} (was {c.section or 'no numbered clause'})"
-    else:
-        reason = f"offsets changed by {anchor[0] - c.start:+d}"
+    if (c.section or None) == (vq.section or None):
+        # same words, same clause label, same context: only the offsets shifted
+        return CitationOutcome(
+            status=VERIFIED,
+            reason=f"unchanged in {vq.section or 'its paragraph'}; "
+            f"offsets shifted by {anchor[0] - c.start:+d}: now {where}",
+            old=c,
+            new=vq,
+        )
+    reason = f"now in {vq.section or 'no numbered clause'} (was {c.section or 'no numbered clause'})"
     return CitationOutcome(status=MOVED, reason=f"{reason}; re-anchored to {where}", old=c, new=vq)
 
 

@@ -13,8 +13,9 @@ Rules applied here, on top of the gate's:
   *not concluded* with the reason.
 - A finding cannot state a number its quote does not contain: every extracted value's span must lie inside a
   verified quote's span, or the value is dropped and the finding goes to `needs_review`.
-- Findings keep the gate's ids (F1, F2… in the playbook's order, as the audit entries name them); a
-  finding whose quotes all failed is rejected, does not surface, and stays in the audit log.
+- Findings keep the gate's ids (F1, F2… in the playbook's order, as the audit entries name them), and each
+  proposal is given the same id, so `proposal_id` == `id` for a playbook finding; a finding whose quotes
+  all failed is rejected, does not surface, and stays in the audit log.
 """
 
 from __future__ import annotations
@@ -370,8 +371,10 @@ def review(
     proposals: list[Proposal] = []
     not_concluded: list[NotConcluded] = []
     not_applicable: list[str] = []
-    for i, outcome in enumerate(results, start=1):
-        made = proposal_for(outcome, pid=f"P{i}", proposer=proposer)
+    for outcome in results:
+        # the proposal carries the id the gate will give its finding (F1, F2… in proposal order), so a
+        # playbook finding has one id everywhere: `id` == `proposal_id`, in the audit log and the ledger
+        made = proposal_for(outcome, pid=f"F{len(proposals) + 1}", proposer=proposer)
         if made is None:
             not_applicable.append(outcome.rule)
         elif isinstance(made, NotConcluded):

@@ -66,7 +66,9 @@ def test_reverify_from_the_store(tmp_path: Path, db_url: str) -> None:
     cap = data["findings"][0]
     assert cap["previous_id"] == "F1"
     (c,) = cap["citations"]
-    assert c["old"]["text"] == "capped at ₦50,000,000" and c["new"] is None
+    assert c["previous"]["text"] == "capped at ₦50,000,000"
+    assert (c["start"], c["end"], c["text"], c["shift"]) == (None, None, None, None)
+    assert cap["proposal_id"] == verified["findings"][0]["proposal_id"]
     assert c["became"] == "capped at ₦500,000,000"
     store = Store.open(db_url)
     new_review = store.get_review(data["review"]["id"])
@@ -92,8 +94,11 @@ def test_reverify_chains_across_versions(tmp_path: Path) -> None:
     out = runner.invoke(app, ["reverify", str(first["review"]["id"]), str(v3), "--format", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
-    # the stale finding stays stale (nothing left to re-verify); the others move in v3
-    assert [f["status"] for f in data["findings"]] == ["stale", "moved", "moved"]
+    # the stale finding stays stale (nothing left to re-verify); the others are unchanged in v3 but for a
+    # paragraph inserted above them: verified at their new offsets, the shift recorded
+    assert [f["status"] for f in data["findings"]] == ["stale", "verified", "verified"]
+    shifts = [c["shift"] for f in data["findings"][1:] for c in f["citations"]]
+    assert shifts == [len("PREAMBLE\n\n")] * 2
     assert "not re-verified" in data["findings"][0]["reason"]
 
 
@@ -120,7 +125,9 @@ def test_reverify_findings_json_stores_nothing(tmp_path: Path, db_url: str) -> N
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["review"] is None and data["previous_review"] == verified["review"]["id"]
-    assert [f["status"] for f in data["findings"]] == ["stale", "context_changed", "moved"]
+    # the third's words, clause label and context are unchanged; only its offsets shifted
+    assert [f["status"] for f in data["findings"]] == ["stale", "context_changed", "verified"]
+    assert "offsets shifted by" in data["findings"][2]["reason"]
     after = (len(store.list_reviews()), len(store.list_versions()), len(store.audit_entries()))
     assert after == before
 

@@ -33,9 +33,21 @@ def test_reverify_the_redlined_sample() -> None:
     became = [c["became"] for c in by_rule["limitation_of_liability"]["citations"] if c["status"] == "stale"]
     assert any("twelve (12)" in b for b in became)  # the report shows what the cap became
     law = by_rule["governing_law"]
-    assert law["status"] == "moved"
-    assert [c["new"]["section"] for c in law["citations"]] == ["20.1"]
+    assert law["status"] == "moved"  # renumbered: its clause label changed
+    assert [c["section"] for c in law["citations"]] == ["20.1"]
+    assert [c["previous"]["section"] for c in law["citations"]] != ["20.1"]
     assert all(f["status"] in ("verified", "moved") for r, f in by_rule.items() if r not in stale)
+    # the words and clause of the rest are unchanged: verified with their new offsets, the shift recorded
+    # — not "moved" because a paragraph above them came or went
+    for f in by_rule.values():
+        if f["status"] == "verified":
+            c = f["citations"][0]
+            assert c["shift"] == c["start"] - c["previous"]["start"]
+            assert c["section"] == c["previous"]["section"]
+    moved = [r for r, f in by_rule.items() if f["status"] == "moved"]
+    assert all(
+        c["section"] != c["previous"]["section"] for r in moved for c in by_rule[r]["citations"]
+    ), moved
 
 
 def test_playbook_quotes_leave_out_the_clause_number(tmp_path: Path) -> None:

@@ -179,11 +179,12 @@ def _check_slices(doc: Document, outcome: Any) -> None:
             "verified",
             None,
         ),
-        # a paragraph inserted above: moved, with offsets that slice to the same words
+        # a paragraph inserted above: the words and clause are unchanged, so verified at the new offsets
+        # (the shift recorded) — "moved" is kept for a clause whose label changed
         (
             _insert_line("1. Definitions", "This Agreement is made between the parties named in the Order."),
             "Neither party excludes liability for fraud",
-            "moved",
+            "verified",
             None,
         ),
         # renumbering only: moved, with the new clause label
@@ -232,6 +233,7 @@ def test_reverify_statuses(
             assert became in f.reason
     else:
         assert c.new is not None
+        assert c.to_dict()["shift"] == c.new.start - (c.old.start or 0)
     assert result.audit and all(e.document_sha256 == new.text_sha256 for e in result.audit)
 
 
@@ -274,7 +276,7 @@ def test_repeated_passage_keeps_its_own_copy(tmp_path: Path) -> None:
     findings = _findings(old, [("Each party shall bear its own costs of negotiating this Agreement", "14.1")])
     (f,) = reverify(findings, new, old=old).findings
     (c,) = f.citations
-    assert f.status == "moved"
+    assert f.status == "verified" and "1 paragraph inserted above it" in f.reason  # only the offsets moved
     assert c.new is not None and c.new.section == "14.1"
     assert c.new.start == new.text.rindex("Each party shall bear")
 

@@ -210,7 +210,9 @@ def render_findings(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     """Terminal lines for findings: status, then each citation with the document's own words."""
     for f in findings:
         yield ""
-        head = f"{f.get('id')}  {str(f.get('status')).upper():<12} supervision {f.get('supervision')}"
+        pid = f.get("proposal_id")
+        shown = f"{f.get('id')} ({pid})" if pid and pid != f.get("id") else str(f.get("id"))
+        head = f"{shown}  {str(f.get('status')).upper():<12} supervision {f.get('supervision')}"
         if f.get("rule"):
             head += f"  rule {f['rule']}"
         if f.get("severity"):
@@ -249,7 +251,9 @@ def render_findings(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
 def render_markdown(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     """Markdown for findings; the quoted text is the document's own words."""
     for f in findings:
-        yield f"## {f.get('id')} — {f.get('status')} (supervision {f.get('supervision')})\n"
+        pid = f.get("proposal_id")
+        shown = f"{f.get('id')} ({pid})" if pid and pid != f.get("id") else str(f.get("id"))
+        yield f"## {shown} — {f.get('status')} (supervision {f.get('supervision')})\n"
         yield f"{_one_line(str(f.get('claim', '')))}\n"
         if f.get("evidence") == "absence":
             searched = f.get("searched") or {}
