@@ -74,10 +74,20 @@ _WS = re.compile(r"\s+")
 # and pdfminer-style "(cid:12)" for a glyph with no Unicode mapping.
 _BAD = re.compile(r"\(cid:\d+\)|[\ufffd\ue000-\uf8ff\x00-\x08\x0e-\x1f\x7f-\x9f]")
 _PREPARE_TABLE: dict[str, str] = {**FOLDS, **dict.fromkeys(PDFIUM_BREAK_MARKERS, "")}
-_PREPARE = str.maketrans(_PREPARE_TABLE)
+# The characters the fold changes, whitespace aside (removed anyway): found by one regex scan, which is
+# ten times faster than str.translate over text that is nearly all ASCII.
+_FOLDABLE = re.compile(
+    "[" + re.escape("".join(c for c, r in _PREPARE_TABLE.items() if r != c and not c.isspace())) + "]"
+)
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 #: A hyphen after a letter, before a whitespace run that holds a line break (pdfium marks these
-#: whatever follows: "19-Dec-⏎2018" reads "19-Dec\ufffe2018").
-_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\S\n]*\n\s*\S)")
+#: whatever follows: "19-Dec-⏎2018" reads "19-Dec\ufffe2018"). The hyphen is matched first and the
+#: letter checked behind it: a lookbehind tried at every position costs a hundred times more.
+_BREAK_HYPHEN = re.compile(r"-(?<=[^\W\d_]-)(?=[^\S" + _LINE_BREAKS + r"]*[" + _LINE_BREAKS + r"]\s*\S)")
+
+
+def _fold(match: re.Match[str]) -> str:
+    return _PREPARE_TABLE[match.group()]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,7 +103,7 @@ class PdfCheck:
 def pdf_prepared(text: str) -> str:
     """A reading as the fidelity check compares it: folded, line-break hyphens and markers dropped,
     whitespace removed (see the comment above)."""
-    return _WS.sub("", _BREAK_HYPHEN.sub("", text.translate(_PREPARE)))
+    return "".join(_BREAK_HYPHEN.sub("", _FOLDABLE.sub(_fold, text)).split())
 
 
 def _prepared_with_map(text: str) -> tuple[str, list[int]]:

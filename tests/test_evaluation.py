@@ -38,6 +38,10 @@ def test_eval_headline_json_on_a_subset(shared_data: Path, tmp_path: Path) -> No
     assert headline["gate"]["false_verifications"] == 0
     assert headline["gate"]["mutations_tried"] > 100
     assert headline["pdf"]["location_rate"] >= 0.99
+    if headline["pdf"]["typeset_files"]:  # 0 where no ligature font is installed (the part says why)
+        assert headline["pdf"]["typeset_files"] == 4
+        assert headline["pdf"]["typeset_clean_withheld"] == 0
+        assert headline["pdf"]["typeset_defects"] == 20 and headline["pdf"]["typeset_defects_missed"] == 0
     for figures in headline["categories"].values():
         assert set(figures) >= {"precision", "recall", "f1", "false_absence_rate", "span_overlap"}
     text = out.read_text(encoding="utf-8")

@@ -68,6 +68,10 @@ def run_evaluation(
             "files": p["files"],
             "files_at_goal": p["files_at_goal"],
             "withheld": len(p["withheld"]),
+            "typeset_files": (p["typeset"] or {}).get("files", 0),
+            "typeset_clean_withheld": len((p["typeset"] or {}).get("clean_withheld", [])),
+            "typeset_defects": (p["typeset"] or {}).get("defects", 0),
+            "typeset_defects_missed": len((p["typeset"] or {}).get("defects_missed", [])),
         }
     if "clauses" in parts or "speed" in parts:
         from citationgate.evaluation.clause_eval import evaluate_clauses
@@ -103,6 +107,24 @@ def run_evaluation(
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _typeset_lines(t: dict[str, Any]) -> Iterator[str]:
+    """The typeset PDFs' part of the PDF section (#14): clean files withheld, planted defects missed."""
+    if "skipped" in t:
+        yield f"- typeset PDFs: skipped ({t['skipped']})"
+        return
+    if not t:
+        return
+    yield (
+        f"- typeset PDFs (two columns, ligatures, hyphenation, running header and footer; real contract "
+        f"text): {len(t['clean_withheld'])} of {t['files']} clean files withheld (goal 0); "
+        f"{len(t['defects_missed'])} of {t['defects']} planted defects not withheld (goal 0)"
+    )
+    for f in t["clean_withheld"]:
+        yield f"  - withheld {f['id']}: {'; '.join(f['reasons'])}"
+    for d in t["defects_missed"]:
+        yield f"  - not withheld {d['id']} with {d['defect']} ({d['what']})"
 
 
 def render_text(headline: dict[str, Any], details: dict[str, Any]) -> str:
@@ -141,6 +163,7 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
             yield f"- withheld {w['id']}: {'; '.join(w['reasons'])}"
         for e in p["errors"]:
             yield f"- refused {e['id']}: {e['error']}"
+        yield from _typeset_lines(p["typeset"] or {})
         yield ""
         if markdown:
             yield "| file | pages | status | fidelity | spans | located | rate |"
