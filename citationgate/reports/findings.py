@@ -9,6 +9,7 @@ cited offsets — never the proposer's wording. Absence findings carry no quote;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,10 +23,14 @@ __all__ = [
     "counts",
     "footing",
     "is_absence",
+    "label",
     "one_line_summary",
+    "ordered",
     "pinpoint",
+    "readable",
     "record_data",
     "searched_line",
+    "title",
     "verified",
 ]
 
@@ -77,11 +82,52 @@ def _severity_rank(f: Mapping[str, Any]) -> int:
     return SEVERITY_ORDER.index(sev) if sev in SEVERITY_ORDER else len(SEVERITY_ORDER)
 
 
+def _first_offset(f: Mapping[str, Any]) -> float:
+    starts = [int(c["start"]) for c in verified(f) if isinstance(c.get("start"), int)]
+    return min(starts) if starts else float("inf")  # an absence has no place: after the quoted ones
+
+
+def ordered(findings: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Severity first, then document order (the first verified quote); ties keep F1, F2… order."""
+    return sorted(findings, key=lambda f: (_severity_rank(f), _first_offset(f)))
+
+
 def by_severity(findings: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """Findings grouped by severity (most severe first), each group in document order."""
     groups: dict[str, list[Mapping[str, Any]]] = {}
-    for f in sorted(findings, key=_severity_rank):  # stable: keeps F1, F2… order inside a severity
+    for f in ordered(findings):
         groups.setdefault(str(f.get("severity") or "unrated"), []).append(f)
     return list(groups.items())
+
+
+# An engine's working notation inside prose: "[cap_months lt 6]", "; values: cap_months: 3 (…)".
+_PREDICATE = re.compile(r"\s*\[[^\]]*(?:_|\b(?:lt|le|gt|ge|eq|ne|contains|in|not)\b)[^\]]*\]")
+_VALUES_TAIL = re.compile(r";\s*values?:.*\Z", re.S)
+_SNAKE = re.compile(r"\b[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_REGEX_TOKEN = re.compile(r"\S*(?:\\[bBdDsSwW]|\(\?[:!=<iP]|\[\^)\S*")
+
+
+def readable(text: object) -> str:
+    """Prose for a person: no snake_case tokens, predicate notation or regular expressions.
+
+    The engine's evidence keeps them (JSON `evidence`, `rationale`); what a lawyer reads says
+    "gross negligence", not "gross_negligence", and drops "[cap_months lt 6]".
+    """
+    out = _VALUES_TAIL.sub("", str(text or ""))
+    out = _PREDICATE.sub("", out)
+    out = _REGEX_TOKEN.sub("", out)
+    out = _SNAKE.sub(lambda m: m[0].replace("_", " "), out)
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+def label(value: object) -> str:
+    """An outcome or status as words: `referenced_not_provided` → `referenced not provided`."""
+    return str(value or "").replace("_", " ")
+
+
+def title(f: Mapping[str, Any]) -> str:
+    """The finding's title, or its rule id as words."""
+    return str(f.get("title") or label(f.get("rule")))
 
 
 def verified(f: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -104,9 +150,11 @@ def is_absence(f: Mapping[str, Any]) -> bool:
 
 def searched_line(f: Mapping[str, Any]) -> str:
     s = f.get("searched") or {}
-    queries = ", ".join(f"'{q}'" for q in s.get("searched") or s.get("queries") or []) or "none recorded"
-    coverage = ", ".join(s.get("coverage") or []) or "not recorded"
-    req = s.get("requirement") or "—"
+    queries = (
+        ", ".join(f"'{readable(q)}'" for q in s.get("searched") or s.get("queries") or []) or "none recorded"
+    )
+    coverage = ", ".join(readable(c) for c in s.get("coverage") or []) or "not recorded"
+    req = readable(s.get("requirement")) or "—"
     return f"requirement: {req}; searched: {queries}; covered: {coverage}"
 
 

@@ -15,8 +15,12 @@ from citationgate.reports.findings import (
     counts,
     footing,
     is_absence,
+    label,
+    ordered,
     pinpoint,
+    readable,
     searched_line,
+    title,
     verified,
 )
 
@@ -51,7 +55,7 @@ def render_markdown(data: Mapping[str, Any]) -> str:
     review = data.get("review") or {}
     pb = review.get("playbook") or {}
     summary = data.get("summary") or {}
-    findings = list(data.get("findings") or [])
+    findings = ordered(data.get("findings") or [])
     standard = [f for f in findings if not is_absence(f) and f.get("outcome") == "standard"]
     quoted = [f for f in findings if not is_absence(f) and f.get("outcome") != "standard"]
     absences = [f for f in findings if is_absence(f)]
@@ -77,8 +81,8 @@ def render_markdown(data: Mapping[str, Any]) -> str:
         for f in issues:
             mark = " (absence — not quote-verified)" if is_absence(f) else ""
             out.append(
-                f"- **{f.get('id')} · {_md(str(f.get('title') or f.get('rule')))}** — "
-                f"{f.get('outcome')}, {f.get('severity')}{mark}: {_md(str(f.get('claim') or ''))}"
+                f"- **{f.get('id')} · {_md(title(f))}** — "
+                f"{label(f.get('outcome'))}, {f.get('severity')}{mark}: {_md(readable(f.get('claim')))}"
             )
         out.append("")
     else:
@@ -94,26 +98,26 @@ def render_markdown(data: Mapping[str, Any]) -> str:
         out += ["## Clauses that meet the playbook's standard", ""]
         for f in standard:
             where = "; ".join(pinpoint(c) for c in verified(f))
-            out.append(f"- **{f.get('id')} · {_md(str(f.get('title') or f.get('rule')))}** — {where}")
+            out.append(f"- **{f.get('id')} · {_md(title(f))}** — {where}")
         out.append("")
     if absences:
         out += ["## Absence findings (not quote-verified)", "", f"*{ABSENCE_DISCLOSURE}*", ""]
         for f in absences:
             out += [
-                f"#### {f.get('id')} · {_md(str(f.get('title') or f.get('rule')))} — {f.get('outcome')} "
+                f"#### {f.get('id')} · {_md(title(f))} — {label(f.get('outcome'))} "
                 f"({f.get('severity')}) · ABSENCE — not quote-verified",
                 "",
-                _md(str(f.get("claim") or "")),
+                _md(readable(f.get("claim"))),
                 "",
                 f"- {_md(searched_line(f))}",
-                f"- supervision: {f.get('supervision')}",
+                f"- supervision: {label(f.get('supervision'))}",
             ]
             out += _md_advice(f)
             out.append("")
     nc = summary.get("not_concluded") or []
     if nc:
         out += ["## Not concluded", "", "No finding was made for these rules:", ""]
-        out += [f"- **{_md(str(n.get('title') or n.get('rule')))}**: {_md(str(n.get('reason')))}" for n in nc]
+        out += [f"- **{_md(title(n))}**: {_md(readable(n.get('reason')))}" for n in nc]
         out.append("")
     out += [
         "## About this review",
@@ -131,14 +135,19 @@ def render_markdown(data: Mapping[str, Any]) -> str:
 
 
 def _md_finding(f: Mapping[str, Any]) -> list[str]:
-    title = _md(str(f.get("title") or f.get("rule")))
-    out = [f"#### {f.get('id')} · {title} — {f.get('outcome')}", "", _md(str(f.get("claim") or "")), ""]
+    heading = _md(title(f))
+    out = [
+        f"#### {f.get('id')} · {heading} — {label(f.get('outcome'))}",
+        "",
+        _md(readable(f.get("claim"))),
+        "",
+    ]
     for c in verified(f):
         out += [_blockquote(str(c["text"])), ">", f"> — {pinpoint(c)}", ""]
     if f.get("status") == "needs_review":
-        out += [f"*Needs review:* {_md(str(f.get('reason') or ''))}", ""]
+        out += [f"*Needs review:* {_md(readable(f.get('reason')))}", ""]
     if f.get("supervision") not in (None, "standard"):
-        out += [f"*Supervision:* {f.get('supervision')}", ""]
+        out += [f"*Supervision:* {label(f.get('supervision'))}", ""]
     out += _md_advice(f)
     out.append("")
     return out
@@ -147,11 +156,11 @@ def _md_finding(f: Mapping[str, Any]) -> list[str]:
 def _md_advice(f: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     if f.get("rationale"):
-        out.append(f"- *Why:* {_md(str(f['rationale']))}")
+        out.append(f"- *Why:* {_md(readable(f['rationale']))}")
     if f.get("guidance"):
-        out.append(f"- *Guidance:* {_md(str(f['guidance']))}")
+        out.append(f"- *Guidance:* {_md(readable(f['guidance']))}")
     if f.get("model_language") and f.get("outcome") not in ("standard",):
         out.append(f"- *Suggested language (not from the document):* {_md(str(f['model_language']))}")
     if f.get("approval"):
-        out.append(f"- *Approval:* {_md(str(f['approval']))}")
+        out.append(f"- *Approval:* {_md(readable(f['approval']))}")
     return out

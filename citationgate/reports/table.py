@@ -17,8 +17,11 @@ from citationgate.reports.findings import (
     counts,
     footing,
     is_absence,
+    label,
     pinpoint,
+    readable,
     searched_line,
+    title,
     verified,
 )
 
@@ -50,15 +53,15 @@ def render_table(data: Mapping[str, Any], *, width: int = 100) -> str:
         lines.append(f"{severity.upper()} ({len(group)})")
         for f in group:
             status = f.get("status")
-            head = f"  {f.get('id'):<4} {f.get('title') or f.get('rule')} — {f.get('outcome')}"
+            head = f"  {f.get('id'):<4} {title(f)} — {label(f.get('outcome'))}"
             if is_absence(f):
                 head += f"   [{ABSENCE_MARK}]"
             elif status != "verified":
-                head += f"   [{status}]"
+                head += f"   [{label(status)}]"
             if f.get("supervision") not in (None, "standard"):
                 head += f"   supervision: {f.get('supervision')}"
             lines.append(head)
-            lines.extend(wrap.wrap(str(f.get("claim") or "")))
+            lines.extend(wrap.wrap(readable(f.get("claim"))))
             if is_absence(f):
                 lines.extend(wrap.wrap(searched_line(f)))
             for c in verified(f):
@@ -66,13 +69,13 @@ def render_table(data: Mapping[str, Any], *, width: int = 100) -> str:
                 lines.extend(wrap.wrap(quoted))
                 lines.append(f"        — {pinpoint(c)}")
             if status == "needs_review" and f.get("reason") and not is_absence(f):
-                lines.extend(wrap.wrap(f"needs review: {f.get('reason')}"))
+                lines.extend(wrap.wrap(f"needs review: {readable(f.get('reason'))}"))
         lines.append("")
     nc = summary.get("not_concluded") or []
     if nc:
         lines.append(f"NOT CONCLUDED ({len(nc)}) — no finding made")
         for n in nc:
-            lines.append(f"  {n.get('title') or n.get('rule')}: {n.get('reason')}")
+            lines.append(f"  {title(n)}: {readable(n.get('reason'))}")
         lines.append("")
     if any(is_absence(f) for f in data.get("findings") or []):
         lines.extend(textwrap.wrap(f"Note: {ABSENCE_DISCLOSURE}", width=width))
