@@ -83,6 +83,9 @@ _TITLE_LEAD = re.compile(
     r"^([A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|and|or|to|the|for|in|on|by)){0,7})\.\s"
 )
 
+# Comment range marks: no text; recorded by `map_docx_body` so a comment's anchored words can be read.
+_MARKS = frozenset((W + "commentRangeStart", W + "commentRangeEnd"))
+
 # Elements whose content is never text of the document.
 _SKIP = frozenset(
     W + n
@@ -330,6 +333,10 @@ class _Walker:
         self.bold: list[tuple[str, bool]] | None = None
         self._heading_cache: dict[str | None, int | None] = {}
         self._resolved: dict[Any, tuple[str, int] | None] = {}
+        #: When a list: (start, end, element) for each run child that emitted text (`map_docx_body`).
+        self.pieces: list[tuple[int, int, Any]] | None = None
+        #: When a list: (offset, element) for each comment range mark met (`map_docx_body`).
+        self.marks: list[tuple[int, Any]] | None = None
 
     # -- output ------------------------------------------------------------------------------------------
 
@@ -585,7 +592,10 @@ class _Walker:
             tag = c.tag
             if not isinstance(tag, str) or tag in _SKIP:
                 continue
-            if tag == W + "r":
+            if tag in _MARKS:
+                if self.marks is not None:
+                    self.marks.append((self.pos, c))
+            elif tag == W + "r":
                 self.run(c)
             elif (keep := self._keeps(tag)) is not None:
                 if keep:
@@ -612,6 +622,7 @@ class _Walker:
         mark = len(self.out)
         for c in r:
             tag = c.tag
+            before = self.pos
             if tag == W + "t":
                 if self._live():
                     self.emit(c.text or "")
@@ -645,6 +656,8 @@ class _Walker:
                     self.notes[kind].append(nid)
             elif tag in (W + "drawing", W + "pict", W + "object", MC + "AlternateContent"):
                 self.boxes.extend(_text_boxes(c))
+            if self.pieces is not None and self.pos > before:
+                self.pieces.append((before, self.pos, c))
         if self.bold is not None and len(self.out) > mark:
             self.bold.append(("".join(self.out[mark:]), bold))
 
@@ -833,6 +846,55 @@ def _count_revisions(root: Any) -> int:
     return sum(1 for el in root.iter() if el.tag in tags)
 
 
+def _first_part(pkg: _Package, rels: dict[str, tuple[str, str]], rtype: str) -> Any | None:
+    """The parsed first part of relationship type `rtype` that the package holds, or None."""
+    for kind, target in rels.values():
+        if kind == rtype and pkg.has(target):
+            return pkg.xml(target)
+    return None
+
+
+def _numbering(pkg: _Package, rels: dict[str, tuple[str, str]]) -> Numbering:
+    styles: dict[str, StyleInfo] = parse_styles(_first_part(pkg, rels, "styles"))
+    return Numbering.parse(_first_part(pkg, rels, "numbering"), styles)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BodyMap:
+    """Where each character of a DOCX body's canonical text came from, for writing into the same tree.
+
+    `text` is the body's canonical text (`load_docx(...).text[:metadata["body_end"]]`); `pieces` are
+    `(start, end, element)` for every run child (`w:t`, `w:tab`, `w:br`…) that produced text, in text
+    order; what lies between pieces (paragraph and cell separators, numbering labels) was generated.
+    `marks` are `(offset, element)` for each `w:commentRangeStart`/`w:commentRangeEnd` met.
+    """
+
+    text: str
+    pieces: tuple[tuple[int, int, Any], ...]
+    marks: tuple[tuple[int, Any], ...]
+    generated: tuple[Span, ...]
+
+
+def map_docx_body(name: str, data: bytes, body: Any, *, view: str = "accepted") -> BodyMap:
+    """Walk `body`, a `w:body` element of a tree the caller holds, exactly as `load_docx` walks its own.
+
+    `data` is the package the tree was read from (its styles and numbering render the labels). The
+    caller may then split runs or add marks in its tree at the offsets it knows from the Document.
+    """
+    if view not in ("accepted", "original"):
+        raise UnsupportedFileError(f"{name}: unknown view '{view}' (expected accepted or original)")
+    pkg = _Package(name, data)
+    walker = _Walker(view=view, numbering=_numbering(pkg, pkg.rels(_main_part(pkg))))
+    walker.pieces, walker.marks = [], []
+    walker.blocks(body, flow=True)
+    return BodyMap(
+        text=walker.text(),
+        pieces=tuple(walker.pieces),
+        marks=tuple(walker.marks),
+        generated=tuple(walker.generated),
+    )
+
+
 def load_docx(path: Path, data: bytes, *, view: str = "accepted") -> Document:
     """Read a DOCX file's bytes into a Document in the chosen tracked-change view."""
     if view not in ("accepted", "original"):
@@ -844,19 +906,11 @@ def load_docx(path: Path, data: bytes, *, view: str = "accepted") -> Document:
     if doc_root is None or body is None:
         raise CorruptFileError(f"{path.name}: {main} has no w:body (expected a Word document body)")
     rels = pkg.rels(main)
-    by_type: dict[str, list[str]] = {}
-    for rtype, target in rels.values():
-        by_type.setdefault(rtype, []).append(target)
 
     def first(rtype: str) -> Any | None:
-        for target in by_type.get(rtype, []):
-            if pkg.has(target):
-                return pkg.xml(target)
-        return None
+        return _first_part(pkg, rels, rtype)
 
-    styles: dict[str, StyleInfo] = parse_styles(first("styles"))
-    numbering = Numbering.parse(first("numbering"), styles)
-
+    numbering = _numbering(pkg, rels)
     walker = _Walker(view=view, numbering=numbering)
     walker.blocks(body, flow=True)
     body_end = walker.pos
