@@ -76,6 +76,10 @@ class ReportFormat(StrEnum):
     table = "table"
     json = "json"
     md = "md"
+    html = "html"
+    docx = "docx"
+    issues_docx = "issues-docx"
+    csv = "csv"
 
 
 DbOption = Annotated[

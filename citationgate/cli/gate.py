@@ -22,6 +22,7 @@ from citationgate.verification import status_counts
 from ingest.errors import MissingFileError
 
 EXIT_AUDIT = 7
+_DELIVERABLES = (ReportFormat.html, ReportFormat.csv, ReportFormat.issues_docx, ReportFormat.docx)
 
 
 def read_proposals_file(path: Path) -> object:
@@ -91,7 +92,12 @@ def findings(
         int | None, typer.Argument(metavar="REVIEW_ID", help="A review id (see --list).")
     ] = None,
     list_reviews: Annotated[bool, typer.Option("--list", help="List stored reviews instead.")] = False,
-    fmt: Annotated[ReportFormat, typer.Option("--format", help="table, json or md.")] = ReportFormat.table,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", help="table, json, md, html, issues-docx or csv.")
+    ] = ReportFormat.table,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the report to this file (html, issues-docx, csv).")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Print a stored review's findings (`findings REVIEW_ID`), or list reviews (`findings --list`)."""
@@ -115,6 +121,19 @@ def findings(
         return
     record = store.get_review(review_id)
     doc = record.version.document
+    if fmt in _DELIVERABLES or out is not None:  # the formats of citationgate.reports (#16)
+        from citationgate.cli.review import emit
+        from citationgate.reports import one_line_summary, record_data
+        from citationgate.reports.deliver import deliver, resolve_format
+
+        if fmt is ReportFormat.docx:
+            fail(
+                "a commented copy needs the DOCX itself: run `citationgate review FILE --format docx`", code=2
+            )
+        data = record_data(record)
+        chosen = resolve_format(fmt.value, out)
+        emit(deliver(chosen, data, document=doc), out, one_line_summary(data))
+        return
     if fmt is ReportFormat.json:
         emit_json(record_json(record))
         return

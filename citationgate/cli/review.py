@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -10,8 +10,10 @@ from typing import Annotated
 import typer
 
 from citationgate.api import review_run
-from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, emit_json, info
-from citationgate.reports import one_line_summary, render_markdown, render_table
+from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, info
+from citationgate.reports import one_line_summary
+from citationgate.reports.deliver import Deliverable, deliver, resolve_format
+from citationgate.reports.redline import render_redline
 from citationgate.review import severity_at_least
 
 
@@ -37,10 +39,29 @@ def review(
     playbook: Annotated[
         str, typer.Option("--playbook", help="A built-in playbook id or a path to a playbook YAML file.")
     ] = "msa-customer",
-    fmt: Annotated[ReportFormat, typer.Option("--format", help="table, json or md.")] = ReportFormat.table,
+    fmt: Annotated[
+        ReportFormat | None,
+        typer.Option(
+            "--format",
+            help="table, json, md, html, docx (a commented copy of a DOCX), issues-docx or csv. "
+            "Default: from --out's extension, else table.",
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Write the report to this file; print a one-line summary to stderr."),
+        typer.Option(
+            "--out",
+            help="Write the report to this file (its extension picks the format unless --format says "
+            "otherwise; a mismatch is an error); print a one-line summary to stderr.",
+        ),
+    ] = None,
+    redline: Annotated[
+        Path | None,
+        typer.Option(
+            "--redline",
+            help="Also write a proposed redline of a DOCX: tracked changes to the playbook's model "
+            "language for each unacceptable finding, with a comment.",
+        ),
     ] = None,
     fail_on: Annotated[
         Severity | None,
@@ -60,30 +81,42 @@ def review(
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
+    chosen = resolve_format(fmt.value if fmt else None, out)
+    if redline is not None and redline.suffix.lower() != ".docx":
+        raise typer.BadParameter(f"{redline.name}: a redline is a .docx file", param_hint="--redline")
     result, reused = review_run(file, playbook=playbook, view=view, we=we, store=db)
     if reused:
         info(f"{result.document.name}: reusing stored version {result.version_id} (same bytes)")
     data = result.to_dict()
-    if fmt is ReportFormat.json:
-        text = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
-    elif fmt is ReportFormat.md:
-        text = render_markdown(data)
-    else:
-        text = render_table(data)
-    if out is not None:
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise typer.BadParameter(
-                f"{out}: cannot write the report ({exc.strerror or exc})", param_hint="--out"
-            ) from None
-        info(f"{one_line_summary(data)} → {out}")
-    elif fmt is ReportFormat.json:
-        emit_json(data)
-    else:
-        typer.echo(text, nl=False)
+    source = file.read_bytes() if chosen == "docx" or redline is not None else None
+    deliverable = deliver(chosen, data, document=result.document, source=source)
+    emit(deliverable, out, one_line_summary(data))
+    if redline is not None:
+        assert source is not None
+        red = render_redline(data, result.document, source)
+        write(redline, red.content)
+        info(f"proposed redline → {redline} ({red.note})")
     if fail_on is not None:
         hits = [f for f in result.findings if severity_at_least(f.proposal.severity, fail_on.value)]
         if hits:
             info(f"--fail-on {fail_on.value}: {len(hits)} finding(s) at or above {fail_on.value}")
             raise typer.Exit(EXIT_GATE)
+
+
+def write(path: Path, content: bytes) -> None:
+    try:
+        path.write_bytes(content)
+    except OSError as exc:
+        raise typer.BadParameter(
+            f"{path}: cannot write the report ({exc.strerror or exc})", param_hint="--out"
+        ) from None
+
+
+def emit(deliverable: Deliverable, out: Path | None, summary: str) -> None:
+    """Write the deliverable to `out` (summary and note on stderr) or print it (text formats only)."""
+    if out is not None:
+        write(out, deliverable.content)
+        note = f" ({deliverable.note})" if deliverable.note else ""
+        info(f"{summary} → {out}{note}")
+    else:
+        sys.stdout.write(deliverable.text)
