@@ -92,12 +92,22 @@ def test_comments_anchor_at_words_cut_across_runs_tables_and_numbering(tmp_path:
     body = (
         p("MASTER SERVICES AGREEMENT")
         + p("Limitation", num=(1, 0))
-        + p(r("Each party's total liability "), r("shall not exceed", bold=True), r(" the fees paid."), num=(1, 1))
+        + p(
+            r("Each party's total liability "),
+            r("shall not exceed", bold=True),
+            r(" the fees paid."),
+            num=(1, 1),
+        )
         + p("The Supplier shall keep records.", num=(1, 1))
         + table([["Service credits", "5% of monthly fees per hour of downtime"], ["Cap", "three (3) months"]])
-        + p(r("Nothing in this clause limits liability for fraud."), '<w:r><w:footnoteReference w:id="1"/></w:r>')
+        + p(
+            r("Nothing in this clause limits liability for fraud."),
+            '<w:r><w:footnoteReference w:id="1"/></w:r>',
+        )
     )
-    path = build_docx(tmp_path / "c.docx", body, numbering=NUMBERING, footnotes={1: p("A footnote about caps.")})
+    path = build_docx(
+        tmp_path / "c.docx", body, numbering=NUMBERING, footnotes={1: p("A footnote about caps.")}
+    )
     doc = load_document(path)
     assert doc.status == "ready"
     text = doc.text
@@ -157,7 +167,11 @@ def test_real_cuad_text_in_a_generated_docx_round_trips(shared_data: Path, tmp_p
         word = docx.Document()
         for line in lines:
             para = word.add_paragraph()
-            cuts = sorted(rng.sample(range(1, len(line)), min(3, max(len(line) - 1, 0)))) if len(line) > 1 else []
+            cuts = (
+                sorted(rng.sample(range(1, len(line)), min(3, max(len(line) - 1, 0))))
+                if len(line) > 1
+                else []
+            )
             for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True):
                 para.add_run(line[a:b]).bold = rng.random() < 0.3
         path = tmp_path / f"{rec['id']}.docx"

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from citationgate.api import review_run
-from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, info
+from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, fail, info
 from citationgate.reports import one_line_summary
 from citationgate.reports.deliver import Deliverable, deliver, resolve_format
 from citationgate.reports.redline import render_redline
@@ -84,6 +84,10 @@ def review(
     chosen = resolve_format(fmt.value if fmt else None, out)
     if redline is not None and redline.suffix.lower() != ".docx":
         raise typer.BadParameter(f"{redline.name}: a redline is a .docx file", param_hint="--redline")
+    if redline is not None and file.suffix.lower() != ".docx":
+        fail(
+            f"{file.name}: a redline needs a DOCX (this is a {file.suffix.lstrip('.').lower()} file)", code=3
+        )
     result, reused = review_run(file, playbook=playbook, view=view, we=we, store=db)
     if reused:
         info(f"{result.document.name}: reusing stored version {result.version_id} (same bytes)")
@@ -91,8 +95,7 @@ def review(
     source = file.read_bytes() if chosen == "docx" or redline is not None else None
     deliverable = deliver(chosen, data, document=result.document, source=source)
     emit(deliverable, out, one_line_summary(data))
-    if redline is not None:
-        assert source is not None
+    if redline is not None and source is not None:
         red = render_redline(data, result.document, source)
         write(redline, red.content)
         info(f"proposed redline → {redline} ({red.note})")

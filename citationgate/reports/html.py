@@ -40,7 +40,7 @@ from citationgate.reports.findings import (
 )
 from ingest.document import Document
 
-__all__ = ["render_html"]
+__all__ = ["CHROMIUM_FLAGS", "CSP", "render_html"]
 
 _BIDI = {
     "\u061c": "ALM",
@@ -228,6 +228,20 @@ CSP = (
     f"default-src 'none'; style-src '{_sha(_STYLE)}'; script-src '{_sha(_SCRIPT)}'; img-src 'none'; "
     "font-src 'none'; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; "
     "form-action 'none'"
+)
+
+
+#: How the tests and the screenshot command start Debian's chromium headless, offline, as root: no
+#: sandbox, no GPU, none of its background connections (this machine's network is closed).
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 )
 
 
