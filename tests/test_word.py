@@ -795,3 +795,35 @@ def test_cli_ingest_json_shows_generated_numbering_and_sections(tmp_path: Path) 
     assert "liable for direct losses." in text and "all losses" not in text
     original = runner.invoke(app, ["ingest", str(path), "--view", "original", "--format", "json"])
     assert "liable for all losses." in json.loads(original.stdout)["text"]
+
+
+def test_map_docx_body_gives_the_run_child_behind_every_character(tmp_path: Path) -> None:
+    """The body map's text is the document's body text; each piece slices to its element's text, and
+    what no piece covers is generated (numbering labels, paragraph and cell separators)."""
+    import docx as python_docx
+
+    from ingest.word import map_docx_body
+
+    body = (
+        p("Limitation", num=(1, 0))
+        + p(r("Each party's "), r("liability", bold=True), "<w:r><w:tab/></w:r>", r("is capped."), num=(1, 1))
+        + table([["a cell", "another"]])
+        + p(ins("inserted words"), dele(" deleted words"))
+    )
+    path = build_docx(tmp_path / "m.docx", body, numbering=CONTRACT_NUMBERING)
+    data = path.read_bytes()
+    for view in ("accepted", "original"):
+        doc = load(path, view=view)
+        word = python_docx.Document(str(path))
+        m = map_docx_body(path.name, data, word.element.body, view=view)
+        assert m.text == doc.text[: doc.metadata["body_end"]]
+        covered = set()
+        for start, end, el in m.pieces:
+            piece = m.text[start:end]
+            if el.tag.endswith(("}t", "}delText")):
+                assert piece == el.text
+            else:
+                assert piece in ("\t", "\n") and el.tag.endswith(("}tab", "}br"))
+            covered.update(range(start, end))
+        generated = {i for g in m.generated for i in range(g.start, g.end)}
+        assert all(i in generated or m.text[i] in "\t\n" for i in set(range(len(m.text))) - covered)
