@@ -30,6 +30,7 @@ from citationgate.reports.findings import (
     SEVERITY_ORDER,
     by_severity,
     counts,
+    footing,
     is_absence,
     label,
     pinpoint,
@@ -197,6 +198,7 @@ def _header(data: Mapping[str, Any], document: Document) -> str:
         ("Text sha256", f"<code>{_esc(document.text_sha256)}</code>"),
         ("Findings", _esc(counts(data))),
     ]
+    rows += [(_esc(k), _esc(v)) for k, _, v in (line.partition(": ") for line in footing(data))]
     if document.reasons:
         rows.append(("Withheld because", "; ".join(_esc(r) for r in document.reasons)))
     cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)

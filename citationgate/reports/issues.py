@@ -22,6 +22,7 @@ from citationgate.reports.findings import (
     ABSENCE_DISCLOSURE,
     ABSENCE_MARK,
     counts,
+    footing,
     is_absence,
     label,
     ordered,
@@ -154,6 +155,8 @@ def render_issues_docx(data: Mapping[str, Any], *, note: str = "") -> bytes:
         f"Playbook {pb.get('title') or pb.get('id')} (version {pb.get('version')}); "
         f"review {(data.get('review') or {}).get('id')}; {counts(data)}."
     )
+    for line in footing(data):
+        word.add_paragraph(xml_safe(line))
     if note:
         word.add_paragraph(note)
     rows = issue_rows(data)
