@@ -73,9 +73,8 @@ WML_SUBSET = f"""<?xml version="1.0"?>
 def _ours(data: bytes, author: str) -> list[Any]:
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         root = etree.fromstring(z.read("word/document.xml"))
-    return [
-        el for el in root.iter(f"{{{W_NS}}}ins", f"{{{W_NS}}}del") if el.get(f"{{{W_NS}}}author") == author
-    ]
+    tracked = root.iter(f"{{{W_NS}}}ins", f"{{{W_NS}}}del")
+    return [el for el in tracked if str(el.get(f"{{{W_NS}}}author")).startswith(author)]
 
 
 def _assert_valid(data: bytes, author: str) -> int:
@@ -125,7 +124,7 @@ def test_sample_redline_through_the_cli_reads_back_in_both_views(tmp_path: Path)
     flat = " ".join(accepted.text.split())
     assert "twelve (12) months preceding the event giving rise to the claim" in flat
     assert "three (3) months immediately preceding" not in flat
-    assert _assert_valid(red.read_bytes(), "CitationGate · msa-customer@1.3.1") == 2
+    assert _assert_valid(red.read_bytes(), "CitationGate · msa-customer@") == 2
 
 
 def test_existing_tracked_changes_are_undisturbed(tmp_path: Path) -> None:
