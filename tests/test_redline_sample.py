@@ -45,9 +45,9 @@ def test_reverify_the_redlined_sample() -> None:
             assert c["shift"] == c["start"] - c["previous"]["start"]
             assert c["section"] == c["previous"]["section"]
     moved = [r for r, f in by_rule.items() if f["status"] == "moved"]
-    assert all(
-        c["section"] != c["previous"]["section"] for r in moved for c in by_rule[r]["citations"]
-    ), moved
+    assert all(c["section"] != c["previous"]["section"] for r in moved for c in by_rule[r]["citations"]), (
+        moved
+    )
 
 
 def test_playbook_quotes_leave_out_the_clause_number(tmp_path: Path) -> None:

@@ -136,8 +136,8 @@ def test_reverify_review_shows_old_and_new_text(tmp_path: Path) -> None:
         "report_citations": [
             {
                 "status": "stale",
-                "old": {"text": "The cap is ₦50,000,000", "section": "7.3"},
-                "new": None,
+                "previous": {"text": "The cap is ₦50,000,000", "section": "7.3"},
+                "text": None,
                 "became": "The cap is ₦500,000,000",
                 "reason": "the amount changed",
             }
@@ -145,6 +145,20 @@ def test_reverify_review_shows_old_and_new_text(tmp_path: Path) -> None:
     }
     page = render_html({"review": {"id": 2, "kind": "reverify"}, "findings": [finding]}, doc)
     assert "₦50,000,000" in page and "₦500,000,000" in page and "st-stale" in page
+
+
+def test_reverify_of_the_sample_redline_renders_through_findings(tmp_path: Path) -> None:
+    """`reverify` the sample against its redline, then `findings ID --format html`: each citation's status."""
+    assert (
+        runner.invoke(app, ["review", str(SAMPLES / "northwind_msa.docx"), "--format", "json"]).exit_code == 0
+    )
+    rv = runner.invoke(
+        app, ["reverify", "1", str(SAMPLES / "northwind_msa_redline.docx"), "--format", "json"]
+    )
+    assert rv.exit_code in (0, 1), rv.output
+    page = runner.invoke(app, ["findings", "2", "--format", "html"])
+    assert page.exit_code == 0, page.output
+    assert "st-stale" in page.stdout and "<b>Before</b>" in page.stdout
 
 
 def test_cli_out_html_and_mismatch(tmp_path: Path) -> None:

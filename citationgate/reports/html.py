@@ -137,9 +137,8 @@ def _old_new(f: Mapping[str, Any]) -> str:
     """A re-verified finding: each earlier citation's text and what it is now (moved, stale, …)."""
     rows = []
     for rc in f.get("report_citations") or []:
-        old = rc.get("old") or {}
-        new = rc.get("new") or {}
-        now = new.get("text") if new else rc.get("became")
+        old = rc.get("previous") or rc.get("old") or {}  # reverify names the earlier place `previous`
+        now = rc.get("text") or (rc.get("new") or {}).get("text") or rc.get("became")
         rows.append(
             f'<div class="oldnew"><span class="chip st-{_attr(rc.get("status"))}">'
             f"{_esc(label(rc.get('status')))}</span>"
