@@ -789,6 +789,8 @@ def _run_check(
         return None  # a clause it needs was not read firmly: that clause's own finding says what to check
     values = {f"{cid}.{k}": v for cid in m.requires for k, v in results[cid][1].items()}
     raw = {k: v.ev.value for k, v in values.items()}
+    if check.applies_when is not None and evaluate(check.applies_when, raw).result is not True:
+        return None  # the situation the check is about does not arise (or was not read) in this contract
     verdict = evaluate(check.when, raw)
     used = _fields_of(check.when)
     if verdict.result is True:

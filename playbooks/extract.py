@@ -222,7 +222,7 @@ _TO_UNIT = {
 }  # fmt: skip
 _QTY = rf"(?P<w>{NUMBER_WORDS})|(?P<d>{DIGITS})|(?P<a>\b(?:an?|one)\b)"
 _DURATION_RE = re.compile(
-    rf"(?:{_QTY})\s*(?:\(\s*(?P<d2>{DIGITS})\s*\)\s*)?[\s-]*"
+    rf"(?:{_QTY})\s*(?:\(\s*(?:(?P<d2>{DIGITS})|(?P<w2>{NUMBER_WORDS}))\s*\)\s*)?[\s-]*"
     r"(?P<kind>business\s+|working\s+|calendar\s+|banking\s+)?"
     r"(?P<unit>hours?|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
@@ -253,6 +253,10 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
         if n is None:
             continue
         conflict = None
+        if m["w2"] and m["d"]:  # "90 (ninety) days": the words in brackets confirm the digits
+            w2 = words_to_number(m["w2"])
+            if w2 is not None and float(w2) != float(n):
+                conflict = f"the digits say {n:g} but the words say {w2:g}"
         if m["d2"]:
             d2 = _num(m["d2"])
             if m["w"] and float(n) != float(d2):

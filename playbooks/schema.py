@@ -150,6 +150,8 @@ class CheckModel(_Strict):
     title: str | None = None  # default: the id in words
     requires: list[str] = Field(min_length=1)
     when: dict[str, Any]  # the position that must hold
+    #: the check is made only when this holds (e.g. only when there is a cap to carve the indemnity out of)
+    applies_when: dict[str, Any] | None = None
     reason: str = "the cross-clause position does not hold"  # said when it does not hold
     claim: str | None = None
     fail_outcome: Outcome = "unacceptable"
@@ -244,6 +246,7 @@ class CompiledCheck:
     title: str
     model: CheckModel
     when: Predicate
+    applies_when: Predicate | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -571,10 +574,15 @@ def _compile(
         kinds = {f"{cid}.{fn}": fk for cid in k.requires for fn, fk in kinds_by_clause[cid].items()}
         try:
             when = parse_predicate(k.when, fields=kinds, path=(*kloc, "when"))
+            applies = (
+                parse_predicate(k.applies_when, fields=kinds, path=(*kloc, "applies_when"))
+                if k.applies_when is not None
+                else None
+            )
         except PredicateSyntaxError as exc:
             raise fail(exc.path, exc.message) from None
         title = k.title or k.id.replace("_", " ").capitalize()
-        checks.append(CompiledCheck(id=k.id, title=title, model=k, when=when))
+        checks.append(CompiledCheck(id=k.id, title=title, model=k, when=when, applies_when=applies))
     for ti, t in enumerate(model.tests):
         for cid in t.expect:
             if cid not in seen and cid not in {k.id for k in model.checks} and cid not in _DOC_CHECK_RULES:

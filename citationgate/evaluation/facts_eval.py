@@ -40,6 +40,7 @@ class _Reading:
     """The findings of one review, indexed by rule, with the parties it resolved."""
 
     by_rule: Mapping[str, Finding]
+    not_applicable: frozenset[str]  # rules the engine judged not applicable (an optional clause not found)
     us: tuple[str, ...]  # the names/defined terms the review bound to "us" (empty: unresolved)
     them: tuple[str, ...]
 
@@ -96,7 +97,8 @@ def _read_liability(r: _Reading) -> dict[str, Any] | None:
     months = r.value("limitation_of_liability", "cap_months")
     amount = r.value("limitation_of_liability", "cap_amount")
     base = r.value("limitation_of_liability", "cap_base")
-    capped = months is not None or amount is not None or base not in (None, "unclear")
+    capped = r.value("limitation_of_liability", "capped") is True
+    capped = capped or months is not None or amount is not None or base not in (None, "unclear")
     return {"present": capped, "months_of_fees": months}
 
 
@@ -137,8 +139,14 @@ def _read_assignment(r: _Reading) -> dict[str, Any] | None:
         if parties is None:
             return None
         return {"value": bool(parties), "parties_restricted": parties}
-    consent = r.value("assignment", "supplier_needs_consent")
-    return None if consent is None else {"value": bool(consent)}
+    them = r.value("assignment", "supplier_needs_consent")
+    us = r.value("assignment", "customer_needs_consent")
+    if them is None and us is None:
+        return None
+    out: dict[str, Any] = {"value": bool(them or us)}
+    if r.us and r.them:
+        out["parties_restricted"] = [*(r.them if them else ()), *(r.us if us else ())]
+    return out
 
 
 def _read_coc(r: _Reading) -> bool | None:
@@ -239,7 +247,8 @@ def _read_payment(r: _Reading) -> int | str | None:
 def _read_price(r: _Reading) -> bool | str | None:
     if r.found("price_increases") is not None:
         return True
-    return "undecided"
+    # an optional clause the engine looked for and did not find: the review reads no right to increase
+    return False if "price_increases" in r.not_applicable else "undecided"
 
 
 def _read_service_credits(r: _Reading) -> bool | None:
@@ -264,7 +273,11 @@ FACTS: Mapping[str, Callable[[_Reading], Any]] = {
         if r.found("termination_for_cause")
         else (None if r.absent("termination_for_cause") else "undecided")
     ),
-    "initial_term_months": lambda r: r.value("expiration_date", "term_months") or "undecided",
+    "initial_term_months": lambda r: (
+        r.value("expiration_date", "term_months")
+        if r.found("expiration_date") or r.absent("expiration_date")
+        else "undecided"
+    ),
     "auto_renewal": _read_renewal,
     "assignment_consent_required": _read_assignment,
     "change_of_control_restricted": _read_coc,
@@ -330,7 +343,7 @@ def _reading(result: ReviewResult) -> _Reading:
     roles = getattr(result, "roles", None)
     us = tuple(getattr(roles, "us_terms", ()) or ()) if roles is not None else ()
     them = tuple(getattr(roles, "them_terms", ()) or ()) if roles is not None else ()
-    return _Reading(by_rule=by_rule, us=us, them=them)
+    return _Reading(by_rule=by_rule, not_applicable=frozenset(result.not_applicable), us=us, them=them)
 
 
 def read_facts(result: ReviewResult) -> dict[str, Any]:

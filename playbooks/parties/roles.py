@@ -95,7 +95,8 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
         ("buyer", t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)"),
-        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages|appoints)\b"),
+        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b"),
+        ("buyer", r"\b(?:sold|supplied|delivered|shipped|furnished|licensed)\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?\S+\s+to\s+" + t),
         ("seller", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b"),
         (
             "seller",
@@ -106,11 +107,11 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         ("seller", r"\b(?:fees?|compensation|amounts?)\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+" + t),
         ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
     )
-    for side, rx in cues:
+    for k, (side, rx) in enumerate(cues):
         hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
         if not hits:
             continue
-        n = min(len(hits), 5)
+        n = min(len(hits), 5) * (2 if k == 0 else 1)  # paying or buying is the plainest sign of the customer
         if side == "buyer":
             buyer += n
         else:
@@ -198,9 +199,9 @@ def resolve_roles(
         scored.append((lean, p, why))
     scored.sort(key=lambda x: -x[0])
     best, runner = scored[0], scored[1]
-    if best[0] >= 2 and runner[0] <= 0 and best[0] - runner[0] >= 3:
-        ours = tuple(p for lean, p, _ in scored if lean >= 2)
-        rest = tuple(p for lean, p, _ in scored if lean <= 0)
+    if best[0] >= 2 and best[0] - runner[0] >= 3:
+        ours = tuple(p for lean, p, _ in scored if lean >= 2 and best[0] - lean < 3)
+        rest = tuple(p for lean, p, _ in scored if p not in ours)
         basis = (
             f"“{best[1].defined_as}” is us (the {our_role}) by its own words in the contract: "
             + ", ".join(dict.fromkeys(best[2][:3]))
