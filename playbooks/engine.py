@@ -30,7 +30,7 @@ from playbooks.extract import (
     find_set,
 )
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
-from playbooks.passages import Passages
+from playbooks.passages import Passage, Passages
 from playbooks.predicates import Compare, Predicate, evaluate
 from playbooks.retrieve import ClauseRetriever
 from playbooks.scan import Scanner
@@ -98,11 +98,23 @@ class _Context:
                 head = first if len(first) <= 60 and not re.search(r"[.;:]\s", first) else ""
             if head:
                 self.heads.append((s.start, s.end, f"{s.label} {head}".lower()))
-        # passages that are headings, or that open with a run-in heading ("Governing Law. This …")
-        for p in self.passages.items:
+        # passages that are headings, or that open with a run-in heading ("Governing Law. This …"), or that
+        # are a run-in heading split off as a sentence of their own ("6.5 Notices." then the clause)
+        items = self.passages.items
+        alone = [
+            i for i, p in enumerate(items) if not p.heading and _heading_only(self.text[p.start : p.end])
+        ]
+        following = {a: alone[k + 1] if k + 1 < len(alone) else None for k, a in enumerate(alone)}
+        for i, p in enumerate(items):
             lead = self.text[p.start : min(p.end, p.start + 80)]
             if p.heading:
                 self.heads.append((p.start, self._heading_region_end(p.start, p.end), lead.lower()))
+            elif i in following:
+                nxt = following[i]
+                end = self._para_end(p.start)
+                if nxt is not None:
+                    end = min(end, items[nxt].start)
+                self.heads.append((p.start, min(end, p.start + _REGION_MAX), lead.lower()))
             else:
                 m = _RUN_IN.match(lead)
                 if m and len(m.group(1).split()) <= 7:
@@ -441,6 +453,7 @@ def _quotes(
         if name not in used and not v.inferred:
             wanted.append((v.scope, (v.ev.start, v.ev.end)))
     ranges: list[tuple[int, int, tuple[int, int] | None]] = []
+    wanted = [(_past_heading(ctx, s, e), focus) for (s, e), focus in wanted]
     for (s, e), focus in wanted:
         if any(rs <= s and e <= re_ for rs, re_, _ in ranges):
             continue
@@ -455,6 +468,33 @@ def _quotes(
         if q is not None:
             out.append(q)
     return tuple(out)
+
+
+_HEADING_ONLY = re.compile(
+    r"(?:\s*(?:(?:section|article|clause)\s+)?(?:[\dA-Za-z]{1,3}[.)]|\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))?"
+    r"\s*[A-Z][\w,'’&/\- ]{1,70}[.:]?\s*){1,3}"
+)
+_OPERATIVE = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are|has|have|not)\b", re.IGNORECASE)
+
+
+def _heading_only(seg: str) -> bool:
+    """Is this passage only a heading ("7.3 Noncompetition.", "9.7 Indemnity. (a) By the Company.")?"""
+    return len(seg) <= 90 and not _OPERATIVE.search(seg) and _HEADING_ONLY.fullmatch(seg) is not None
+
+
+def _past_heading(ctx: _Context, start: int, end: int) -> tuple[int, int]:
+    """A passage that is only a heading ("7.3 Noncompetition.") is never quoted alone: it stands for the
+    clause under it, so the quote runs on into the clause's first sentence."""
+    if not _heading_only(ctx.text[start:end]):
+        return start, end
+    i = ctx.passages.index_at(start)
+    items = ctx.passages.items
+    j = i + 1
+    while j < len(items) and items[j].start < end:
+        j += 1
+    if j < len(items) and items[j].start - end < 200:
+        return start, items[j].end
+    return start, end
 
 
 def _inside(ev: ExtractedValue, quotes: Sequence[QuoteRef]) -> bool:
@@ -596,6 +636,29 @@ def _nearest_clauses(ctx: _Context, clause: CompiledClause) -> tuple[str, ...]:
     return (f"retrieval: {question!r} — nearest clauses considered and not taken: {near}",)
 
 
+def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | None:
+    """A passage under a heading of the clause that the location step passed over (no body it could read,
+    or the heading deeper in the line), or the retriever's best passage when it opens with such a heading.
+    Its existence contradicts "absent": the finding must say what was found instead."""
+    for start, _end, head in ctx.heads:
+        if any(
+            key in head and rx.search(head)
+            for rx, key in zip(clause.heading_res, clause.heading_keys, strict=True)
+        ):
+            return ctx.passages.items[ctx.passages.index_at(start)]
+    if not ctx.doc.text.strip() or not clause.heading_res:
+        return None
+    try:
+        hits = ctx.retriever().search(clause.model.title, top=1, use_semantic=False)
+    except ValueError:
+        return None
+    if hits:
+        lead = ctx.text[hits[0].start : hits[0].start + 100]
+        if any(rx.search(lead[:60]) for rx in clause.heading_res):
+            return ctx.passages.items[ctx.passages.index_at(hits[0].start)]
+    return None
+
+
 def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
     """The passage that incorporates the clause by reference when the referenced text is not attached."""
     if not clause.referenced:
@@ -673,6 +736,24 @@ def _run_clause(
                 )
                 return out, {}, None
     if region is None:
+        seen = _headed_but_not_taken(ctx, clause)
+        if seen is not None:
+            q = _quote_range(ctx, *_past_heading(ctx, seen.start, seen.end))
+            if q is not None:
+                out = ClauseOutcome(
+                    outcome="needs_review",
+                    severity=_severity(sev, "needs_review"),
+                    claim=f"{clause.title}: a passage headed as this clause exists, but its operative words "
+                    "were not recognised — read it before concluding the clause is absent.",
+                    quotes=(q,),
+                    searched=_search_record(ctx, clause, clause.title),
+                    reason="absence contradicted by the search's own record: a passage under a matching "
+                    "heading was considered and not taken",
+                    weak=("the clause was found by its heading only",),
+                    **base,
+                )
+                return out, {}, None
+    if region is None:
         im = m.if_missing
         outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")
         severity = _sev_get(sev, outcome) or (im.severity if im else ("high" if clause.required else "info"))
@@ -711,6 +792,7 @@ def _run_clause(
     else:
         outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
     weak = _weak_links(ctx, clause, region, values, used)
+    red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
     if weak and outcome == "unacceptable":
         # a red line is earned only when every link holds: otherwise the reader is told what to check
         outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
@@ -731,6 +813,14 @@ def _run_clause(
             "not_applicable": "is not applicable",
         }[outcome]
         why = (pos.reason if pos and pos.reason else "") if outcome != "needs_review" else reason
+        if outcome == "needs_review" and weak:
+            # say what could not be read, not the red line as if it held
+            what = (
+                f"whether {red_line} could not be confirmed"
+                if red_line
+                else "the position could not be checked"
+            )
+            why = f"{what}: {'; '.join(weak)}"
         shown = _describe_values(used, values)
         claim = (
             f"{clause.title} {head}" + (f": {why}" if why else "") + (f" — {shown}" if shown else "") + "."

@@ -96,7 +96,11 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
         ("buyer", t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)"),
         ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b"),
-        ("buyer", r"\b(?:sold|supplied|delivered|shipped|furnished|licensed)\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?\S+\s+to\s+" + t),
+        (
+            "buyer",
+            r"\b(?:sold|supplied|delivered|shipped|furnished|licensed)\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?\S+\s+to\s+"
+            + t,
+        ),
         ("seller", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b"),
         (
             "seller",
