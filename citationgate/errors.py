@@ -37,3 +37,9 @@ class AuditChainError(CitationGateError):
     """The audit log's hash chain is broken."""
 
     exit_code = 7
+
+
+class BatchError(CitationGateError):
+    """The batch engine could not start: nothing to review, Dask missing, or its scheduler unreachable."""
+
+    exit_code = 8

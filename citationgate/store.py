@@ -293,49 +293,77 @@ class Store:
         """Write a document version (if new), a review, its findings and audit entries: all or nothing."""
         with self._session() as s:
             self._lock(s)
-            if version_id is None:
-                version = self._save_version(s, document, previous_version_id)
-            else:
-                row = s.get(DocumentVersionRow, version_id)
-                if row is None:
-                    raise NotFoundError(f"document version {version_id} is not in the store")
-                version = _version_record(row)
-            review = ReviewRow(
+            return self._write_review(
+                s,
                 kind=kind,
-                version_id=version.id,
+                document=document,
+                findings=findings,
+                audit=audit,
+                version_id=version_id,
+                previous_version_id=previous_version_id,
                 parent_review_id=parent_review_id,
-                playbook_id=(playbook or {}).get("id"),
-                playbook_version=(playbook or {}).get("version"),
-                playbook_sha256=(playbook or {}).get("sha256"),
-                summary=_dumps(dict(summary or {})),
+                playbook=playbook,
+                summary=summary,
             )
-            s.add(review)
-            s.flush()
-            for f in findings:
-                s.add(
-                    FindingRow(
-                        review_id=review.id or 0,
-                        key=str(f.get("id")),
-                        status=str(f.get("status")),
-                        rule=f.get("rule"),
-                        severity=f.get("severity"),
-                        payload=_dumps(dict(f)),
-                    )
+
+    def _write_review(
+        self,
+        s: Session,
+        *,
+        kind: str,
+        document: Document,
+        findings: Sequence[Mapping[str, Any]],
+        audit: Sequence[AuditEvent],
+        version_id: int | None,
+        previous_version_id: int | None,
+        parent_review_id: int | None,
+        playbook: Mapping[str, str] | None,
+        summary: Mapping[str, Any] | None,
+    ) -> ReviewRecord:
+        """`write_review` inside a caller's transaction (the batch records join it: one per document)."""
+        if version_id is None:
+            version = self._save_version(s, document, previous_version_id)
+        else:
+            row = s.get(DocumentVersionRow, version_id)
+            if row is None:
+                raise NotFoundError(f"document version {version_id} is not in the store")
+            version = _version_record(row)
+        review = ReviewRow(
+            kind=kind,
+            version_id=version.id,
+            parent_review_id=parent_review_id,
+            playbook_id=(playbook or {}).get("id"),
+            playbook_version=(playbook or {}).get("version"),
+            playbook_sha256=(playbook or {}).get("sha256"),
+            summary=_dumps(dict(summary or {})),
+        )
+        s.add(review)
+        s.flush()
+        for f in findings:
+            s.add(
+                FindingRow(
+                    review_id=review.id or 0,
+                    key=str(f.get("id")),
+                    status=str(f.get("status")),
+                    rule=f.get("rule"),
+                    severity=f.get("severity"),
+                    payload=_dumps(dict(f)),
                 )
-            self._append_audit(s, audit, review_id=review.id)
-            s.flush()
-            return ReviewRecord(
-                id=review.id or 0,
-                kind=kind,
-                version=version,
-                parent_review_id=parent_review_id,
-                playbook_id=review.playbook_id,
-                playbook_version=review.playbook_version,
-                playbook_sha256=review.playbook_sha256,
-                summary=dict(summary or {}),
-                findings=[dict(f) for f in findings],
-                created_at=review.created_at,
             )
+        self._append_audit(s, audit, review_id=review.id)
+        s.flush()
+        return ReviewRecord(
+            id=review.id or 0,
+            kind=kind,
+            version=version,
+            parent_review_id=parent_review_id,
+            playbook_id=review.playbook_id,
+            playbook_version=review.playbook_version,
+            playbook_sha256=review.playbook_sha256,
+            summary=dict(summary or {}),
+            findings=[dict(f) for f in findings],
+            created_at=review.created_at,
+        )
 
     def get_review(self, review_id: int) -> ReviewRecord:
         with self._session() as s:

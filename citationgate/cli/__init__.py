@@ -16,6 +16,7 @@ from citationgate.cli import ask as _ask  # noqa: F401
 from citationgate.cli import answers as _answers  # noqa: F401
 from citationgate.cli import evaluate as _evaluate  # noqa: F401
 from citationgate.cli import agents as _agents  # noqa: F401
+from citationgate.cli import batch as _batch  # noqa: F401
 
 # isort: on
 from citationgate.cli.app import app

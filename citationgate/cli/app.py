@@ -9,6 +9,7 @@ Exit codes (documented in the README):
   5  the document is withheld (not read whole), so nothing is reviewed against it
   6  database error, or a review/finding/version that is not in the store
   7  the audit chain is broken
+  8  batch: Dask could not start, or its scheduler could not be reached
   70 an internal error (a bug): one line, no traceback — please report it
 """
 

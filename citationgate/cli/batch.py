@@ -1,0 +1,145 @@
+"""`citationgate batch`: a data room reviewed on Dask into one store, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from citationgate.batch import Progress, run_batch
+from citationgate.cli.app import DbOption, Format, app, emit_json
+
+_HELP = (
+    "Review a data room: every contract under PATH… (folders, files, a .zip, or a .csv/.jsonl manifest "
+    "with a 'path' column) on Dask, into one store.\n\n"
+    "Each distinct document (by content hash) is reviewed once, however many times it is listed, in one "
+    "transaction; a rerun skips what is done and --resume RUN_ID continues a run whose driver died. A "
+    "document that is corrupt, encrypted, empty or withheld is recorded with its reason; the run goes on. "
+    "Progress goes to stderr; with --format json stdout is the run summary only. Exits 8 when Dask cannot "
+    "start or its scheduler cannot be reached."
+)
+
+
+@app.command(help=_HELP)
+def batch(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Folders (recursive), files, .zip files or manifests.")
+    ] = None,
+    playbook: Annotated[
+        str, typer.Option("--playbook", help="A built-in playbook id or a path to a playbook YAML file.")
+    ] = "msa-customer",
+    we: Annotated[
+        str | None,
+        typer.Option("--we", help="Which party is us (a name or defined term); part of each review's key."),
+    ] = None,
+    db: DbOption = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="A Dask scheduler address (tcp://host:8786); default: a local cluster."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Local worker processes (default: one per core).")
+    ] = None,
+    resume: Annotated[
+        int | None,
+        typer.Option("--resume", min=1, help="Continue run RUN_ID (its PATHs and options are stored)."),
+    ] = None,
+    view: Annotated[
+        str, typer.Option(help="Tracked changes in a DOCX: 'accepted' (default) or 'original'.")
+    ] = "accepted",
+    fmt: Annotated[
+        Format, typer.Option("--format", help="table or json (the run summary only).")
+    ] = Format.table,
+) -> None:
+    """Review a data room (see `_HELP`)."""
+    if resume is not None and paths:
+        raise typer.BadParameter("give either PATH… or --resume RUN_ID, not both", param_hint="--resume")
+    if resume is None and not paths:
+        raise typer.BadParameter("give at least one PATH (or --resume RUN_ID)", param_hint="PATH")
+    with _ProgressBar() as bar:
+        summary = run_batch(
+            list(paths or ()),
+            playbook=playbook,
+            db=db,
+            scheduler=scheduler,
+            workers=workers,
+            resume=resume,
+            we=we,
+            view=view,
+            progress=bar.update,
+        )
+    if fmt is Format.json:
+        emit_json(summary)
+        return
+    for line in summary_lines(summary):
+        typer.echo(line)
+
+
+def summary_lines(s: dict[str, Any]) -> list[str]:
+    lines = [
+        f"run {s['run']}: {s['entries']} entries, {s['documents']} distinct documents — "
+        f"{s['done']} done, {s['withheld']} withheld, {s['failed']} failed"
+        + (f", {s['pending']} pending" if s["pending"] else ""),
+        f"reviewed now {s['reviewed_now']}, already done {s['skipped_already_done']}, "
+        f"{s['seconds']:.1f} s ({s['documents_per_second'] or 0:.2f} documents/s)",
+    ]
+    for p in s["not_done"]:
+        lines.append(f"  {p['status']:<8} {p['path']}: {p['reason']}")
+    lines.append(f"portfolio: citationgate portfolio {s['run']}")
+    return lines
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr: done / failed / withheld, rate and time left."""
+
+    def __enter__(self) -> _ProgressBar:
+        self._bar: Any = None
+        self._first: tuple[float, int] | None = None
+        return self
+
+    def _start(self) -> None:
+        """Started by the first report, so an error before the run starts is the only line on stderr."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
+        self._bar = RichProgress(
+            TextColumn("reviewing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(
+                "done {task.fields[done]} · failed {task.fields[failed]} · withheld {task.fields[withheld]}"
+            ),
+            TextColumn("· {task.fields[rate]}/s"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        self._bar.__enter__()
+        self._task = self._bar.add_task("batch", total=None, done=0, failed=0, withheld=0, rate="0.0")
+
+    def update(self, p: Progress) -> None:
+        import time
+
+        if self._bar is None:
+            self._start()
+        now = time.perf_counter()
+        if self._first is None:
+            self._first = (now, p.finished)
+        t0, f0 = self._first
+        rate = (p.finished - f0) / (now - t0) if now > t0 else 0.0
+        self._bar.update(
+            self._task,
+            total=p.total,
+            completed=p.finished,
+            done=p.done,
+            failed=p.failed,
+            withheld=p.withheld,
+            rate=f"{rate:.1f}",
+        )
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)

@@ -1,0 +1,348 @@
+"""Storage of batch runs: the store layer's tables for `citationgate batch` (a block of its own).
+
+Three tables beside the store's own:
+
+- `batch_runs`: one row per run (its options, so `--resume` needs nothing but the id).
+- `batch_entries`: one row per path listed in a run (a file in three folders is three entries).
+- `batch_documents`: one row per reviewed *content*, keyed by the hash of the source bytes, the playbook's
+  hash, the view and the party we are — the same bytes are reviewed once whatever their path, and a rerun
+  finds them done. It is written in the same transaction as the review it points at (`write_outcome`), and
+  its key is unique, so a document is never reviewed into the store twice, whichever worker gets there.
+
+Like `citationgate.store`, this is the only place these rows are SQL; the rest of the batch sees dicts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Column, Text, UniqueConstraint, func
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlmodel import Field, Session, SQLModel, select
+
+from citationgate.audit import AuditEvent
+from citationgate.errors import NotFoundError, StoreError
+from citationgate.store import Store, _redact
+from ingest.document import Document
+
+__all__ = [
+    "DocumentOutcome",
+    "RunStore",
+    "document_key",
+]
+
+DONE, FAILED, WITHHELD = "done", "failed", "withheld"
+FINAL = (DONE, WITHHELD, FAILED)  # a rerun does not try these again, except a transient failure
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def document_key(source_sha256: str, *, playbook_sha256: str, view: str, we: str | None) -> str:
+    """What makes two reviews the same review: the bytes, the playbook, the view and who we are."""
+    raw = f"{source_sha256}\n{playbook_sha256}\n{view}\n{we or ''}"
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class BatchRunRow(SQLModel, table=True):
+    __tablename__ = "batch_runs"
+    id: int | None = Field(default=None, primary_key=True)
+    status: str = "running"  # running | finished
+    playbook_id: str
+    playbook_version: str
+    playbook_sha256: str
+    options: str = Field(default="{}", sa_column=Column(Text))  # playbook spec, view, we, paths
+    created_at: datetime = Field(default_factory=_now)
+    finished_at: datetime | None = None
+
+
+class BatchEntryRow(SQLModel, table=True):
+    __tablename__ = "batch_entries"
+    __table_args__ = (UniqueConstraint("run_id", "path"),)
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="batch_runs.id", index=True)
+    path: str  # as listed: a file, or "room.zip!folder/contract.pdf"
+    source_sha256: str | None = None  # None when the bytes could not be read at listing
+    key: str | None = Field(default=None, index=True)
+    locator: str = Field(default="{}", sa_column=Column(Text))  # how a worker reads the bytes
+    meta: str = Field(default="{}", sa_column=Column(Text))  # a manifest row's other columns
+    listing_error: str | None = None  # why it could not be listed (zip bomb, unreadable…)
+
+
+class BatchDocumentRow(SQLModel, table=True):
+    __tablename__ = "batch_documents"
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True)
+    source_sha256: str = Field(index=True)
+    playbook_sha256: str
+    view: str
+    we: str | None = None
+    name: str = ""
+    status: str  # done | failed | withheld
+    reason: str = ""
+    review_id: int | None = Field(default=None, foreign_key="reviews.id")
+    version_id: int | None = Field(default=None, foreign_key="document_versions.id")
+    cells: str = Field(default="{}", sa_column=Column(Text))  # the portfolio's cells, quotes included
+    transient: bool = False  # failed for a reason outside the document (its worker died): tried again
+    attempts: int = 1
+    updated_at: datetime = Field(default_factory=_now)
+
+
+_TABLES = [BatchRunRow.__table__, BatchEntryRow.__table__, BatchDocumentRow.__table__]  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DocumentOutcome:
+    """What became of one document: written now, or found already written by someone else."""
+
+    key: str
+    status: str
+    reason: str
+    review_id: int | None
+    already: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "status": self.status,
+            "reason": self.reason,
+            "review_id": self.review_id,
+            "already": self.already,
+        }
+
+
+class RunStore:
+    """The batch tables of one store. `RunStore(store)` creates them if they are not there yet."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        try:
+            SQLModel.metadata.create_all(store.engine, tables=_TABLES)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot create the batch tables in {_redact(store.url)}: {exc}") from None
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self.store._session() as s:
+            yield s
+
+    # ── runs ─────────────────────────────────────────────────────────────────────────────────
+    def create_run(
+        self, *, playbook: Mapping[str, str], options: Mapping[str, Any], entries: Iterable[Mapping[str, Any]]
+    ) -> int:
+        """Create a run and its listing in one transaction; returns the run id."""
+        with self._session() as s:
+            run = BatchRunRow(
+                playbook_id=playbook["id"],
+                playbook_version=playbook["version"],
+                playbook_sha256=playbook["sha256"],
+                options=_dumps(dict(options)),
+            )
+            s.add(run)
+            s.flush()
+            for e in entries:
+                s.add(
+                    BatchEntryRow(
+                        run_id=run.id or 0,
+                        path=e["path"],
+                        source_sha256=e.get("source_sha256"),
+                        key=e.get("key"),
+                        locator=_dumps(e.get("locator") or {}),
+                        meta=_dumps(e.get("meta") or {}),
+                        listing_error=e.get("listing_error"),
+                    )
+                )
+            s.flush()
+            return run.id or 0
+
+    def get_run(self, run_id: int) -> dict[str, Any]:
+        with self._session() as s:
+            run = s.get(BatchRunRow, run_id)
+            if run is None:
+                raise NotFoundError(
+                    f"batch run {run_id} is not in the store (see `citationgate batch --help`)"
+                )
+            return {
+                "id": run.id,
+                "status": run.status,
+                "playbook": {
+                    "id": run.playbook_id,
+                    "version": run.playbook_version,
+                    "sha256": run.playbook_sha256,
+                },
+                "options": json.loads(run.options),
+                "created_at": run.created_at.isoformat(),
+                "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+            }
+
+    def finish_run(self, run_id: int) -> None:
+        with self._session() as s:
+            run = s.get(BatchRunRow, run_id)
+            if run is None:
+                raise NotFoundError(f"batch run {run_id} is not in the store")
+            run.status = "finished"
+            run.finished_at = _now()
+            s.add(run)
+
+    def entries(self, run_id: int) -> list[dict[str, Any]]:
+        """The run's listing, each entry with its document's status, reason and review (if any)."""
+        with self._session() as s:
+            rows = s.exec(
+                select(BatchEntryRow, BatchDocumentRow)
+                .join(BatchDocumentRow, BatchDocumentRow.key == BatchEntryRow.key, isouter=True)  # type: ignore[arg-type]
+                .where(BatchEntryRow.run_id == run_id)
+                .order_by(BatchEntryRow.id)  # type: ignore[arg-type]
+            ).all()
+            out = []
+            for e, d in rows:
+                if e.listing_error is not None:
+                    status, reason = FAILED, e.listing_error
+                elif d is None:
+                    status, reason = "pending", ""
+                else:
+                    status, reason = d.status, d.reason
+                out.append(
+                    {
+                        "path": e.path,
+                        "source_sha256": e.source_sha256,
+                        "key": e.key,
+                        "locator": json.loads(e.locator),
+                        "meta": json.loads(e.meta),
+                        "status": status,
+                        "reason": reason,
+                        "review_id": d.review_id if d is not None else None,
+                        "name": d.name if d is not None else "",
+                        "cells": json.loads(d.cells) if d is not None else {},
+                    }
+                )
+            return out
+
+    def settled(self, keys: Sequence[str]) -> dict[str, str]:
+        """The status of every key in `keys` that is done, withheld or failed for a reason of its own
+        (what a rerun skips); a transient failure is not settled."""
+        found: dict[str, str] = {}
+        with self._session() as s:
+            for i in range(0, len(keys), 500):
+                chunk = list(keys[i : i + 500])
+                rows = s.exec(
+                    select(BatchDocumentRow.key, BatchDocumentRow.status).where(
+                        BatchDocumentRow.key.in_(chunk),  # type: ignore[attr-defined]
+                        BatchDocumentRow.status.in_(FINAL),  # type: ignore[attr-defined]
+                        BatchDocumentRow.transient == False,  # noqa: E712
+                    )
+                ).all()
+                found.update(dict(rows))
+        return found
+
+    def documents(self) -> list[dict[str, Any]]:
+        """Every reviewed content's record (key, status, reason, review), without its cells."""
+        with self._session() as s:
+            rows = s.exec(select(BatchDocumentRow).order_by(BatchDocumentRow.id)).all()  # type: ignore[arg-type]
+            return [
+                {
+                    "key": r.key,
+                    "name": r.name,
+                    "status": r.status,
+                    "reason": r.reason,
+                    "review_id": r.review_id,
+                    "attempts": r.attempts,
+                    "transient": r.transient,
+                }
+                for r in rows
+            ]
+
+    def document_count(self) -> int:
+        with self._session() as s:
+            return int(s.exec(select(func.count()).select_from(BatchDocumentRow)).one())
+
+    # ── one document, one transaction ────────────────────────────────────────────────────────
+    def write_outcome(
+        self,
+        *,
+        key: str,
+        source_sha256: str,
+        playbook: Mapping[str, str],
+        view: str,
+        we: str | None,
+        name: str,
+        status: str,
+        reason: str = "",
+        document: Document | None = None,
+        findings: Sequence[Mapping[str, Any]] = (),
+        audit: Sequence[AuditEvent] = (),
+        summary: Mapping[str, Any] | None = None,
+        cells: Mapping[str, Any] | None = None,
+        transient: bool = False,
+    ) -> DocumentOutcome:
+        """Record what became of one document, with its review (status done) or its stored version
+        (withheld), in one transaction. A key already done or withheld is left as it is and reported
+        as `already`: a task that ran twice (its worker died after the commit) writes nothing twice."""
+        try:
+            with self._session() as s:
+                self.store._lock(s)
+                row = s.exec(select(BatchDocumentRow).where(BatchDocumentRow.key == key)).first()
+                if row is not None and row.status in FINAL and not row.transient:
+                    return _outcome(row, already=True)
+                review_id = version_id = None
+                if status == DONE and document is not None:
+                    record = self.store._write_review(
+                        s,
+                        kind="review",
+                        document=document,
+                        findings=findings,
+                        audit=audit,
+                        version_id=None,
+                        previous_version_id=None,
+                        parent_review_id=None,
+                        playbook=playbook,
+                        summary=summary,
+                    )
+                    review_id, version_id = record.id, record.version.id
+                elif document is not None:  # withheld: keep the version, so `coverage` lists why
+                    version_id = self.store._save_version(s, document, None).id
+                if row is None:
+                    row = BatchDocumentRow(
+                        key=key,
+                        source_sha256=source_sha256,
+                        playbook_sha256=playbook["sha256"],
+                        view=view,
+                        we=we,
+                        status=status,
+                    )
+                else:
+                    row.attempts += 1
+                row.name = name
+                row.status = status
+                row.reason = reason
+                row.review_id = review_id
+                row.version_id = version_id
+                row.cells = _dumps(dict(cells or {}))
+                row.transient = transient
+                row.updated_at = _now()
+                s.add(row)
+                s.flush()
+                return _outcome(row, already=False)
+        except StoreError as exc:
+            if not isinstance(exc.__context__, IntegrityError):
+                raise
+        # another writer committed the same key between our check and our commit: theirs stands
+        with self._session() as s:
+            existing = s.exec(select(BatchDocumentRow).where(BatchDocumentRow.key == key)).one()
+            return _outcome(existing, already=True)
+
+
+def _outcome(row: BatchDocumentRow, *, already: bool) -> DocumentOutcome:
+    return DocumentOutcome(
+        key=row.key, status=row.status, reason=row.reason, review_id=row.review_id, already=already
+    )
