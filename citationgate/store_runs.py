@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 DONE, FAILED, WITHHELD = "done", "failed", "withheld"
+_AUDIT_LOCK = 0x43474155  # "CGAU": the advisory lock key batch writers serialise on (PostgreSQL)
 FINAL = (DONE, WITHHELD, FAILED)  # a rerun does not try these again, except a transient failure
 
 
@@ -267,6 +268,13 @@ class RunStore:
             return int(s.exec(select(func.count()).select_from(BatchDocumentRow)).one())
 
     # ── one document, one transaction ────────────────────────────────────────────────────────
+    def _serialise(self, s: Session) -> None:
+        """Writers take turns: SQLite's write lock (the store's), and on PostgreSQL a transaction-scoped
+        advisory lock, so workers writing at once never read the same audit head and fork the chain."""
+        self.store._lock(s)
+        if self.store.engine.dialect.name == "postgresql":
+            s.connection().exec_driver_sql(f"SELECT pg_advisory_xact_lock({_AUDIT_LOCK})")
+
     def write_outcome(
         self,
         *,
@@ -290,7 +298,7 @@ class RunStore:
         as `already`: a task that ran twice (its worker died after the commit) writes nothing twice."""
         try:
             with self._session() as s:
-                self.store._lock(s)
+                self._serialise(s)
                 row = s.exec(select(BatchDocumentRow).where(BatchDocumentRow.key == key)).first()
                 if row is not None and row.status in FINAL and not row.transient:
                     return _outcome(row, already=True)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from citationgate.batch.cells import portfolio_cells
 from citationgate.batch.sources import read_bytes
-from citationgate.errors import WithheldDocumentError
+from citationgate.errors import StoreError, WithheldDocumentError
 from citationgate.review import finding_dict, review
 from citationgate.store import Store
 from citationgate.store_runs import DONE, FAILED, WITHHELD, DocumentOutcome, RunStore
@@ -34,7 +35,11 @@ _PLAYBOOKS: dict[str, Playbook] = {}
 
 def _runs(db_url: str) -> RunStore:
     if db_url not in _STORES:
-        _STORES[db_url] = RunStore(Store(db_url))
+        try:
+            _STORES[db_url] = RunStore(Store(db_url))
+        except StoreError:  # another process was creating the same tables at that moment: once more
+            time.sleep(0.5)
+            _STORES[db_url] = RunStore(Store(db_url))
     return _STORES[db_url]
 
 
