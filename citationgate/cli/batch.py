@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from citationgate.batch import Progress, run_batch
-from citationgate.cli.app import DbOption, Format, app, emit_json
+from citationgate.batch.portfolio import parse_where, portfolio
+from citationgate.batch.render import render_csv, render_html, render_json, render_table, render_xlsx
+from citationgate.cli.app import DbOption, Format, app, emit_json, info
+from citationgate.store import Store
+from citationgate.store_runs import RunStore
 
 _HELP = (
     "Review a data room: every contract under PATH… (folders, files, a .zip, or a .csv/.jsonl manifest "
@@ -143,3 +148,61 @@ class _ProgressBar:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
+
+
+class PortfolioFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    xlsx = "xlsx"
+    html = "html"
+    json = "json"
+
+
+_PORTFOLIO_HELP = (
+    "A batch run as a portfolio: one row per contract, one column per clause type (outcome, key value, "
+    "its verified quote and pinpoint), counts per outcome, and the contracts withheld or failed with why.\n\n"
+    "--where CLAUSE=OUTCOME (or CLAUSE!=OUTCOME; repeatable, all must hold) keeps the contracts that "
+    "match, e.g. --where assignment=unacceptable. xlsx needs --out."
+)
+
+
+@app.command("portfolio", help=_PORTFOLIO_HELP)
+def portfolio_command(
+    run_id: Annotated[
+        int, typer.Argument(help="The batch run (its id is in `citationgate batch`'s summary).")
+    ],
+    fmt: Annotated[
+        PortfolioFormat, typer.Option("--format", help="table, csv, xlsx, html or json.")
+    ] = PortfolioFormat.table,
+    where: Annotated[
+        list[str] | None, typer.Option("--where", help="CLAUSE=OUTCOME or CLAUSE!=OUTCOME (repeatable).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")] = None,
+    db: DbOption = None,
+) -> None:
+    """A batch run as a portfolio (see `_PORTFOLIO_HELP`)."""
+    filters = [parse_where(w) for w in where or ()]
+    p = portfolio(RunStore(Store.open(db)), run_id, where=filters)
+    if fmt is PortfolioFormat.xlsx:
+        if out is None:
+            raise typer.BadParameter("xlsx is a binary file: give --out FILE.xlsx", param_hint="--out")
+        data: bytes | str = render_xlsx(p)
+    elif fmt is PortfolioFormat.csv:
+        data = render_csv(p)
+    elif fmt is PortfolioFormat.html:
+        data = render_html(p)
+    elif fmt is PortfolioFormat.json:
+        data = render_json(p)
+    else:
+        data = render_table(p)
+    if out is None:
+        typer.echo(data, nl=False)
+        return
+    try:
+        if isinstance(data, bytes):
+            out.write_bytes(data)
+        else:
+            out.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        raise typer.BadParameter(f"{out}: cannot write ({exc.strerror or exc})", param_hint="--out") from None
+    info(f"portfolio of run {run_id}: {p['contracts']} contract(s) → {out}")
