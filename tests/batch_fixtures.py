@@ -19,8 +19,11 @@ from typing import Any
 from distributed.diagnostics.plugin import WorkerPlugin
 from fpdf import FPDF
 
+from citationgate.batch.sources import list_entries
+from citationgate.batch.worker import review_chunk
 from citationgate.store import Store
-from citationgate.store_runs import RunStore
+from citationgate.store_runs import RunStore, document_key
+from playbooks import load_playbook
 
 _PARAGRAPHS = (
     "MASTER SERVICES AGREEMENT {n}",
@@ -155,3 +158,20 @@ class KillOnce(WorkerPlugin):
             return result
 
         batch_worker.review = review
+
+
+def run_in_process(room: Path, url: str) -> int:
+    """What `run_batch` does, minus Dask: list, record the run, review every chunk here."""
+    pb = load_playbook("msa-customer")
+    ref = {"id": pb.id, "version": pb.version, "sha256": pb.sha256}
+    runs = RunStore(Store(url))
+    entries = list_entries([room])
+    for e in entries:
+        if e.get("source_sha256"):
+            e["key"] = document_key(e["source_sha256"], playbook_sha256=pb.sha256, view="accepted", we=None)
+    run_id = runs.create_run(playbook=ref, options={"playbook": "msa-customer"}, entries=entries)
+    items = {e["key"]: e for e in entries if e.get("key")}
+    options = {"db": url, "playbook": "msa-customer", "playbook_ref": ref, "view": "accepted", "we": None}
+    review_chunk(list(items.values()), options)
+    runs.finish_run(run_id)
+    return run_id

@@ -38,7 +38,12 @@ runner = CliRunner()
 def client() -> Iterator[Client]:
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": ":0"},
+            silence_logs=40,
         ) as cluster,
         Client(cluster) as c,
     ):
@@ -112,7 +117,12 @@ def test_a_worker_killed_mid_document_ends_as_a_clean_run(
     marker = tmp_path / "killed"
     with (
         LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": ":0"},
+            silence_logs=50,
         ) as cluster,
         Client(cluster) as c,
     ):

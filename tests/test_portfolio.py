@@ -17,32 +17,11 @@ from typer.testing import CliRunner
 
 from citationgate.batch.cells import portfolio_cells
 from citationgate.batch.render import render_csv, render_html, safe_cell
-from citationgate.batch.sources import list_entries
-from citationgate.batch.worker import review_chunk
 from citationgate.cli import app
 from citationgate.store import Store
-from citationgate.store_runs import RunStore, document_key
-from playbooks import load_playbook
-from tests.batch_fixtures import contract_text, messy_room
+from tests.batch_fixtures import contract_text, messy_room, run_in_process
 
 runner = CliRunner()
-
-
-def _run(room: Path, url: str) -> int:
-    """What `run_batch` does, minus Dask: list, record the run, review every chunk here."""
-    pb = load_playbook("msa-customer")
-    ref = {"id": pb.id, "version": pb.version, "sha256": pb.sha256}
-    runs = RunStore(Store(url))
-    entries = list_entries([room])
-    for e in entries:
-        if e.get("source_sha256"):
-            e["key"] = document_key(e["source_sha256"], playbook_sha256=pb.sha256, view="accepted", we=None)
-    run_id = runs.create_run(playbook=ref, options={"playbook": "msa-customer"}, entries=entries)
-    items = {e["key"]: e for e in entries if e.get("key")}
-    options = {"db": url, "playbook": "msa-customer", "playbook_ref": ref, "view": "accepted", "we": None}
-    review_chunk(list(items.values()), options)
-    runs.finish_run(run_id)
-    return run_id
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +38,7 @@ def room_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int]:
         encoding="utf-8",
     )
     url = f"sqlite:///{tmp_path / 'p.db'}"
-    return url, _run(room, url)
+    return url, run_in_process(room, url)
 
 
 def test_every_cell_that_states_a_value_carries_its_verified_quote(room_run: tuple[str, int]) -> None:

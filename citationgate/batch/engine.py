@@ -234,6 +234,7 @@ def _client(client: Any, scheduler: str | None, workers: int | None) -> tuple[bo
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP server on a free port, not 8787
             silence_logs=logging.ERROR,
         )
         return True, Client(cluster)  # type: ignore[no-untyped-call]

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from citationgate.batch import Progress, run_batch
+from citationgate.batch.families import clause_families, run_document_families
 from citationgate.batch.portfolio import parse_where, portfolio
 from citationgate.batch.render import render_csv, render_html, render_json, render_table, render_xlsx
 from citationgate.cli.app import DbOption, Format, app, emit_json, info
@@ -206,3 +207,61 @@ def portfolio_command(
     except OSError as exc:
         raise typer.BadParameter(f"{out}: cannot write ({exc.strerror or exc})", param_hint="--out") from None
     info(f"portfolio of run {run_id}: {p['contracts']} contract(s) → {out}")
+
+
+_FAMILIES_HELP = (
+    "The same clause across a batch run: per clause type, families of near-identical located wording "
+    "(MinHash LSH confirmed by exact Jaccard ≥ --threshold), each with one representative quote and every "
+    "member's word diff to it; --documents adds near-duplicate documents (copies, versions, amendments)."
+)
+
+
+@app.command("families", help=_FAMILIES_HELP)
+def families_command(
+    run_id: Annotated[int, typer.Argument(help="The batch run.")],
+    threshold: Annotated[
+        float, typer.Option("--threshold", min=0.1, max=1.0, help="Jaccard similarity of word 3-grams.")
+    ] = 0.8,
+    rule: Annotated[str | None, typer.Option("--rule", help="Only this clause type (its id).")] = None,
+    documents: Annotated[bool, typer.Option("--documents", help="Also near-duplicate documents.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    db: DbOption = None,
+) -> None:
+    """Clause families of a batch run (see `_FAMILIES_HELP`)."""
+    runs = RunStore(Store.open(db))
+    result = clause_families(runs, run_id, threshold=threshold, rule=rule)
+    if documents:
+        result["documents"] = run_document_families(runs, run_id, threshold=threshold)
+    if fmt is Format.json:
+        emit_json(result)
+        return
+    for c in result["clauses"]:
+        n_fam = len(c["families"])
+        typer.echo(
+            f"{c['title']}: {c['documents']} documents, {n_fam} famil{'y' if n_fam == 1 else 'ies'}, "
+            f"{c['singletons']} unlike any other"
+        )
+        for i, f in enumerate(c["families"], start=1):
+            rep = f["representative"]
+            quote = " ".join(rep["quote"].split())
+            quote = quote if len(quote) <= 150 else quote[:147] + "…"
+            typer.echo(
+                f"  family {i}: {f['size']} documents, {f['identical_to_representative']} word for word — "
+                f"“{quote}” ({rep['path']} {rep['pinpoint']})"
+            )
+            for m in f["members"]:
+                if m["identical"]:
+                    continue
+                changes = "; ".join(_change(d) for d in m["diff"][:4]) + (" …" if len(m["diff"]) > 4 else "")
+                typer.echo(f"    {m['similarity']:.2f} {m['path']}: {changes}")
+    for d in result.get("documents", []):
+        pairs = ", ".join(f"{p['a']} ~ {p['b']} ({p['similarity']:.2f})" for p in d["pairs"][:5])
+        typer.echo(f"near-duplicate documents ({d['size']}): {pairs}")
+
+
+def _change(d: dict[str, str]) -> str:
+    if d["op"] == "delete":
+        return f"−“{d['from']}”"
+    if d["op"] == "insert":
+        return f"+“{d['to']}”"
+    return f"“{d['from']}” → “{d['to']}”"
