@@ -77,7 +77,8 @@ def _one(
     runs: RunStore, item: Mapping[str, Any], options: Mapping[str, Any], ref: Mapping[str, str]
 ) -> DocumentOutcome:
     key, sha = str(item["key"]), str(item["source_sha256"])
-    view, we = str(options.get("view") or "accepted"), options.get("we")
+    view = str(options.get("view") or "accepted")
+    we = str(options["we"]) if options.get("we") else None
     common: dict[str, Any] = {
         "key": key,
         "source_sha256": sha,
@@ -99,7 +100,7 @@ def _one(
             path = Path(tmp) / name
             path.write_bytes(data)
             document = load_document(path, view=view)
-        result = review(document, pb)
+        result = review(document, pb, we=we)
     except WithheldDocumentError:
         assert document is not None
         reasons = "; ".join(document.reasons) or "no reason recorded"
