@@ -373,7 +373,9 @@ def _magnitude(v: Value) -> Decimal | None:
     return last if isinstance(last, Decimal) else None
 
 
-def _value_present(claim: Value, passage: Sequence[Value]) -> bool:
+def value_present(claim: Value, passage: Sequence[Value]) -> bool:
+    """Whether a value a claim states is among the values of its passages (a bare number matches any
+    value of that magnitude: "3" is in "three (3) months")."""
     if claim.kind == "number":
         return any(_magnitude(p) == claim.value[0] for p in passage)
     return any(p.kind == claim.kind and p.value == claim.value for p in passage)
@@ -782,7 +784,7 @@ def _problems(claim: str, passage: str) -> list[Problem]:
     # values
     pvalues = extract_values(passage)
     for v in extract_values(claim):
-        if not _value_present(v, pvalues):
+        if not value_present(v, pvalues):
             same = [p.text for p in pvalues if p.kind == v.kind]
             has = f" (it has {', '.join(repr(s) for s in same)})" if same else ""
             problems.append(
@@ -1206,4 +1208,5 @@ __all__ = [
     "split_claims",
     "split_sentences",
     "summarize",
+    "value_present",
 ]

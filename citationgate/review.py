@@ -20,6 +20,7 @@ Rules applied here, on top of the gate's:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from typing import Any
 from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
 from citationgate.gate import gate
+from citationgate.ledger import extract_values, value_present
 from citationgate.model import (
     AbsenceEvidence,
     CitationRequest,
@@ -241,8 +243,37 @@ def judgement_footing(
     return roles, ctype, {"fits": ok, "types": list(fits), "warning": warning}
 
 
+_COPIED = re.compile(r"“[^”]*”|\"[^\"]*\"")
+
+
+def _ledger_pass(finding: Finding) -> Finding:
+    """The claim ledger turned on our own claim: every value the claim states (a number, a period, an amount,
+    a date) must be in the verified quotes. A value its quotes do not contain is a weak link, named."""
+    if finding.evidence is not Evidence.QUOTE:
+        return finding
+    quotes = " ".join(q.text for q in finding.verified_quotes)
+    if not quotes:
+        return finding
+    # the values the engine says it read follow the dash ("— payment days: 60 (“sixty (60) days”)"); the
+    # playbook's own thresholds before it ("under 30 days") are policy, not readings of the contract
+    claim = finding.proposal.claim
+    if " — " not in claim:
+        return finding
+    said = _COPIED.sub(" ", claim.rsplit(" — ", 1)[1])  # words in quotation marks are the document's own
+    have = extract_values(quotes)
+    missing = [v.text for v in extract_values(said) if not value_present(v, have)]
+    if not missing:
+        return finding
+    note = f"the claim states {', '.join(repr(m) for m in missing)}, which its quotes do not contain"
+    details = {**finding.proposal.details, "ledger": {"status": "unsupported", "words": missing}}
+    weak = [*(details.get("weak_links") or []), note]
+    details["weak_links"] = weak
+    return replace(finding, proposal=replace(finding.proposal, details=details))
+
+
 def _weakest_link(finding: Finding) -> Finding:
     """Supervision follows the weakest link: a finding whose judgement has a weak link is not `standard`."""
+    finding = _ledger_pass(finding)
     weak = finding.proposal.details.get("weak_links") or []
     if not weak or finding.supervision is not Supervision.STANDARD:
         return finding

@@ -528,10 +528,11 @@ def _describe_values(names: Sequence[str], values: Mapping[str, _Value]) -> str:
         v = values.get(n)
         if v is None:
             continue
+        name = n.replace("_", " ")
         if v.inferred:
-            parts.append(f"{n}: {_show(v.ev.value)} (no wording found)")
+            parts.append(f"{name}: {_show(v.ev.value)} (no wording found)")
         else:
-            parts.append(f"{n}: {_show(v.ev.value)} (“{_short(v.ev.text)}”)")
+            parts.append(f"{name}: {_show(v.ev.value)} (“{_short(v.ev.text)}”)")
     return "; ".join(parts)
 
 

@@ -213,3 +213,29 @@ def test_eval_facts_without_a_facts_folder_is_one_error_line(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["eval", "facts", "--data", str(tmp_path)])
     assert result.exit_code == 3
     assert "contract facts not found" in result.output
+
+
+def test_the_ledger_pass_flags_a_value_the_claim_states_but_its_quotes_do_not_contain() -> None:
+    """Our own claim checked like an agent's: "term months: 2" read from "sixty (60) days" is a weak link."""
+    from playbooks.outcome import ClauseOutcome, QuoteRef
+
+    text = (
+        "MASTER SERVICES AGREEMENT\n\n5. Term. Either party may end this Agreement on sixty (60) days' "
+        "notice.\n"
+    )
+    doc = document_from_text(text)
+    start = text.index("Either")
+    quote = QuoteRef(text=text[start : text.index("\n", start)], start=start, end=text.index("\n", start))
+    outcome = ClauseOutcome(
+        rule="expiration_date",
+        title="Term",
+        outcome="standard",
+        severity="info",
+        claim="Term meets the standard position — term months: 2 (“sixty (60) days”).",
+        quotes=(quote,),
+    )
+    result = review(doc, load_playbook("msa-customer"), outcomes=[outcome])
+    (finding,) = result.findings
+    assert finding.proposal.details["ledger"] == {"status": "unsupported", "words": ["2"]}
+    assert finding.supervision.value == "elevated"
+    assert any("'2'" in w for w in finding.proposal.details["weak_links"])
