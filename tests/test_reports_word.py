@@ -75,7 +75,7 @@ def assert_round_trip(doc: Document, written: bytes, data: dict[str, Any], tmp_p
     anchored = anchored_text(again.text, map_docx_body(out.name, written, word.element.body, view=doc.view))
     by_id = {str(c.comment_id): c for c in word.comments}
     assert set(anchored) == set(by_id)
-    cites = [(f, c) for f in data["findings"] for c in f["citations"]]
+    cites = [(f, c) for f in data["findings"] for c in f["citations"] if c["status"] == "verified"]
     assert len(anchored) == len([c for _f, c in cites if c["end"] <= doc.metadata["body_end"]])
     for cid, text in anchored.items():
         fid = by_id[cid].text.split(" · ", 1)[0]
@@ -143,13 +143,24 @@ def test_comment_text_is_authored_by_the_playbook_and_says_severity_claim_guidan
     ]
 
 
-def test_cli_review_docx_of_the_sample_anchors_every_citation(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("sample", "view"),
+    [
+        ("northwind_msa.docx", "accepted"),
+        ("northwind_msa_redline.docx", "accepted"),  # a contract with tracked changes, in each view
+        ("northwind_msa_redline.docx", "original"),
+    ],
+    ids=["sample", "redline-accepted", "redline-original"],
+)
+def test_cli_review_docx_of_the_samples_anchors_every_citation(
+    sample: str, view: str, tmp_path: Path
+) -> None:
     out = tmp_path / "reviewed.docx"
-    result = runner.invoke(app, ["review", str(SAMPLES / "northwind_msa.docx"), "--out", str(out)])
+    result = runner.invoke(app, ["review", str(SAMPLES / sample), "--view", view, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "Word comments" in result.stderr
+    assert "Word comments at the cited words" in result.stderr
     data = json.loads(runner.invoke(app, ["findings", "1", "--format", "json"]).stdout)
-    doc = load_document(SAMPLES / "northwind_msa.docx")
+    doc = load_document(SAMPLES / sample, view=view)
     n = assert_round_trip(doc, out.read_bytes(), data, tmp_path)
     assert n == sum(len([c for c in f["citations"] if c["status"] == "verified"]) for f in data["findings"])
 
