@@ -459,7 +459,10 @@ def _quotes(
             continue
         if len(ranges) >= MAX_QUOTES:
             break
-        ranges = [r for r in ranges if not (s <= r[0] and r[1] <= e)]
+        inner = [r for r in ranges if s <= r[0] and r[1] <= e]
+        if focus is None:  # a wider passage keeps the decisive value of the one it takes in
+            focus = next((r[2] for r in inner if r[2] is not None), None)
+        ranges = [r for r in ranges if r not in inner]
         ranges.append((s, e, focus))
     out = [q for s, e, f in sorted(ranges) if (q := _quote_range(ctx, s, e, f)) is not None]
     if not out:  # the anchor is too short to quote on its own: widen to the next passage
@@ -605,7 +608,9 @@ def _decide(
         )
     if not positions:
         return "standard", None, "present", []
-    return otherwise, None, "no position of the playbook matched", []
+    # no position matched: the outcome rests on every value the positions read, so those are quoted
+    read = list(dict.fromkeys(f for pos in positions for f in _fields_of(pos.when)))
+    return otherwise, None, "no position of the playbook matched", read
 
 
 def _search_record(ctx: _Context, clause: CompiledClause, requirement: str) -> SearchRecord:

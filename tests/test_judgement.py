@@ -239,3 +239,27 @@ def test_the_ledger_pass_flags_a_value_the_claim_states_but_its_quotes_do_not_co
     assert finding.proposal.details["ledger"] == {"status": "unsupported", "words": ["2"]}
     assert finding.supervision.value == "elevated"
     assert any("'2'" in w for w in finding.proposal.details["weak_links"])
+
+
+def test_eval_answers_compares_values_with_cuads_normalised_answers(tmp_path: Path) -> None:
+    """A CUAD-shaped root: the governing law and the dates the review reads are scored against the answers."""
+    from citationgate.evaluation.cuad_answers_eval import evaluate_cuad_answers
+
+    (tmp_path / "cuad" / "texts").mkdir(parents=True)
+    text = (
+        'MASTER SERVICES AGREEMENT\n\nThis Agreement is made as of May 1, 2019 between Alpha Inc. ("Customer") '
+        'and Beta LLC ("Supplier").\n\n9. Governing Law. This Agreement shall be governed by the laws of the '
+        "State of New York.\n"
+    )
+    (tmp_path / "cuad" / "texts" / "c1.txt").write_text(text, encoding="utf-8")
+    cats = {
+        "Governing Law": {"is_impossible": False, "answer": "New York", "spans": []},
+        "Agreement Date": {"is_impossible": False, "answer": "5/1/19", "spans": []},
+        "Renewal Term": {"is_impossible": False, "answer": "until terminated", "spans": []},
+    }
+    rec = {"id": "c1", "text_file": "texts/c1.txt", "categories": cats}
+    (tmp_path / "cuad" / "annotations.jsonl").write_text(json.dumps(rec) + "\n", encoding="utf-8")
+    out = evaluate_cuad_answers(tmp_path)["categories"]
+    assert out["Governing Law"] == {"right": 1, "scored": 1, "unscored": 0, "accuracy": 1.0}
+    assert out["Agreement Date"]["right"] == 1
+    assert out["Renewal Term"]["unscored"] == 1  # an answer in a form the review does not read is not guessed

@@ -19,7 +19,7 @@ from citationgate.cli.app import Format, app, emit_json, info
 from citationgate.evaluation.data import default_data_dir
 from citationgate.evaluation.report import run_evaluation, write_markdown
 
-PARTS = ("gate", "pdf", "clauses", "facts", "nda", "speed")
+PARTS = ("gate", "pdf", "clauses", "facts", "answers", "nda", "speed")
 
 
 @contextmanager

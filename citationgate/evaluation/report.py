@@ -94,6 +94,14 @@ def run_evaluation(
         headline["facts"] = {
             k: f[k] for k in ("accuracy", "right", "total", "contracts", "per_fact", "misses")
         }
+    if "answers" in parts:
+        from citationgate.evaluation.cuad_answers_eval import evaluate_cuad_answers
+
+        n_all = _count(cuad_records(data_dir, limit=limit))
+        with progress("CUAD answers", n_all) as tick:
+            a = evaluate_cuad_answers(data_dir, limit=limit, progress=tick)
+        details["answers"] = a
+        headline["answers"] = a["categories"]
     if "nda" in parts:
         from citationgate.evaluation.nda_eval import evaluate_ndas
 
@@ -220,6 +228,18 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
         for name, m in f["per_fact"].items():
             frow = (name, str(m["right"]), str(m["total"]), _pct(m["accuracy"]))
             yield ("| " + " | ".join(frow) + " |") if markdown else "  ".join(frow)
+        yield ""
+    if "answers" in headline:
+        yield f"{h}Values against CUAD's normalised answers (all shared CUAD contracts with an answer)"
+        yield ""
+        yield "- a value the review did not read counts as wrong; answers in a form not read are unscored"
+        yield ""
+        if markdown:
+            yield "| category | right | scored | unscored | accuracy |"
+            yield "|---|---:|---:|---:|---:|"
+        for name, m in headline["answers"].items():
+            arow = (name, str(m["right"]), str(m["scored"]), str(m["unscored"]), _pct(m["accuracy"]))
+            yield ("| " + " | ".join(arow) + " |") if markdown else "  ".join(arow)
         yield ""
     if "speed" in headline:
         s = headline["speed"]

@@ -1,0 +1,171 @@
+"""The review's values against CUAD's own normalised answers, over every shared CUAD contract.
+
+CUAD's experts wrote, beside each clause, a normalised answer: the governing law's jurisdiction
+("New York"), the agreement, effective and expiration dates ("6/21/99", "[]/[]/2004" where a part is not
+given, "perpetual"), the renewal term ("Successive 1 year") and the notice period to terminate renewal
+("30 days"). For every contract whose answer is stated, the review's value (the built-in playbook, run as a
+user would) is compared with it; a value the review did not read counts as wrong. Answers in a form we do
+not read (a renewal term given only as "until terminated", an expiry "upon completion of the services")
+are listed as `unscored` rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from citationgate.evaluation.data import cuad_records
+from citationgate.model import Evidence, Finding
+from citationgate.review import review
+from ingest.load import load_document
+from playbooks import load_playbook
+
+__all__ = ["ANSWERS", "evaluate_cuad_answers"]
+
+_DATE = re.compile(r"^\s*(\[\]|\d{1,2})/(\[\]|\d{1,2})/(\[\]|\d{2,4})\s*$")
+_PERIOD = re.compile(r"(\d+(?:\.\d+)?)\s*(day|week|month|year)s?\b", re.IGNORECASE)
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
+
+
+def _value(findings: Mapping[str, Finding], rule: str, field: str) -> Any:
+    f = findings.get(rule)
+    if f is None or f.evidence is not Evidence.QUOTE:
+        return None
+    v = (f.proposal.details.get("extracted") or {}).get(field)
+    return v.get("value") if isinstance(v, Mapping) else v
+
+
+def _gold_date(answer: str) -> tuple[int | None, int | None, int | None] | None:
+    m = _DATE.match(answer)
+    if not m:
+        return None
+    mon, day, year = (None if g == "[]" else int(g) for g in m.groups())
+    if year is not None and year < 100:
+        year += 2000 if year <= 30 else 1900
+    return year, mon, day
+
+
+def _expiry(findings: Mapping[str, Finding]) -> Any:
+    """The expiry date the review states, or the one its start date and term give ("three (3) years from
+    the Effective Date"): the arithmetic a reader does, on two values each read with its quote."""
+    stated = _value(findings, "expiration_date", "expires_on")
+    if stated is not None:
+        return stated
+    months = _value(findings, "expiration_date", "term_months")
+    start = _value(findings, "effective_date", "date") or _value(findings, "agreement_date", "date")
+    if (
+        not isinstance(months, int | float)
+        or not isinstance(start, str)
+        or not re.match(r"\d{4}-\d{2}-\d{2}$", start)
+    ):
+        return None
+    y, mo, d = (int(x) for x in start.split("-"))
+    total = y * 12 + (mo - 1) + round(months)
+    return f"{total // 12:04d}-{total % 12 + 1:02d}-{d:02d}"
+
+
+def _same_date(answer: str, ours: Any) -> bool | None:
+    gold = _gold_date(answer)
+    if gold is None:
+        return None  # not a date answer ("perpetual"): not scored
+    if not isinstance(ours, str) or not re.match(r"\d{4}-\d{2}-\d{2}$", ours):
+        return False
+    got = tuple(int(x) for x in ours.split("-"))
+    if all(g is None or g == o for g, o in zip(gold, got, strict=True)):
+        return True
+    # "ends on the anniversary" and "ends the day before it" are the same term
+    y, m, d = gold
+    return y == got[0] and m == got[1] and d is not None and abs(d - got[2]) == 1
+
+
+def _months(answer: str) -> float | None:
+    text = answer.lower()
+    for word, number in _WORD_NUMBERS.items():
+        text = re.sub(rf"\b{word}\b", str(number), text)
+    m = _PERIOD.search(text)
+    if not m:
+        return None
+    n = float(m.group(1))
+    unit = m.group(2).lower()
+    return n * {"day": 1 / 30, "week": 7 / 30, "month": 1, "year": 12}[unit]
+
+
+def _days(answer: str) -> float | None:
+    months = _months(answer)
+    if months is None:
+        return None
+    m = _PERIOD.search(answer.lower())
+    if m and m.group(2).lower() == "day":
+        return float(m.group(1))
+    return months * 30
+
+
+def _same_law(answer: str, ours: Any) -> bool | None:
+    if not answer.strip():
+        return None
+    if not isinstance(ours, str) or not ours:
+        return False
+    golds = {_norm_place(g) for g in re.split(r"[;,/]|\band\b", answer) if g.strip()}
+    return _norm_place(ours) in golds
+
+
+def _norm_place(s: str) -> str:
+    return re.sub(r"^(?:the\s+)?(?:state|commonwealth)\s+of\s+", "", s.strip().lower())
+
+
+def _close(gold: float | None, ours: Any, tolerance: float) -> bool | None:
+    if gold is None:
+        return None
+    if not isinstance(ours, int | float) or isinstance(ours, bool):
+        return False
+    return abs(gold - ours) <= tolerance
+
+
+#: CUAD category → how the review's value is compared with its answer (None: answer not scorable).
+ANSWERS: Mapping[str, Callable[[str, Mapping[str, Finding]], bool | None]] = {
+    "Governing Law": lambda a, f: _same_law(a, _value(f, "governing_law", "law")),
+    "Agreement Date": lambda a, f: _same_date(a, _value(f, "agreement_date", "date")),
+    "Effective Date": lambda a, f: _same_date(a, _value(f, "effective_date", "date")),
+    "Expiration Date": lambda a, f: _same_date(a, _expiry(f)),
+    "Renewal Term": lambda a, f: _close(_months(a), _value(f, "auto_renewal", "renewal_months"), 0.5),
+    "Notice Period to Terminate Renewal": lambda a, f: _close(
+        _days(a), _value(f, "auto_renewal", "notice_days"), 1
+    ),
+}
+
+
+def evaluate_cuad_answers(
+    data_dir: Path,
+    *,
+    playbook_ref: str = "msa-customer",
+    limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Per category: right, scored (answers stated in a form we read), unscored, and accuracy."""
+    playbook = load_playbook(playbook_ref)
+    counts = {c: {"right": 0, "scored": 0, "unscored": 0} for c in ANSWERS}
+    misses: list[dict[str, Any]] = []
+    for rec in cuad_records(data_dir, limit=limit):
+        result = review(load_document(rec.text_path), playbook)
+        by_rule: dict[str, Finding] = {}
+        for f in result.findings:
+            by_rule.setdefault(f.proposal.rule or "", f)
+        for category, compare in ANSWERS.items():
+            answer = str((rec.categories.get(category) or {}).get("answer") or "").strip()
+            if not answer:
+                continue
+            ok = compare(answer, by_rule)
+            c = counts[category]
+            if ok is None:
+                c["unscored"] += 1
+                continue
+            c["scored"] += 1
+            c["right"] += int(ok)
+            if not ok and len(misses) < 200:
+                misses.append({"id": rec.id, "category": category, "answer": answer})
+        if progress:
+            progress(1)
+    per = {k: v | {"accuracy": v["right"] / v["scored"] if v["scored"] else None} for k, v in counts.items()}
+    return {"categories": per, "misses": misses}
