@@ -247,7 +247,8 @@ def test_eval_answers_compares_values_with_cuads_normalised_answers(tmp_path: Pa
 
     (tmp_path / "cuad" / "texts").mkdir(parents=True)
     text = (
-        'MASTER SERVICES AGREEMENT\n\nThis Agreement is made as of May 1, 2019 between Alpha Inc. ("Customer") '
+        "MASTER SERVICES AGREEMENT\n\nThis Agreement is made as of May 1, 2019 between "
+        'Alpha Inc. ("Customer") '
         'and Beta LLC ("Supplier").\n\n9. Governing Law. This Agreement shall be governed by the laws of the '
         "State of New York.\n"
     )
