@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from citationgate.cli import app
 from citationgate.reports.redline import render_redline
 from ingest.load import load_document
-from tests.docx_fixtures import build_docx, dele, ins, p, r
+from tests.docx_fixtures import abstract_num, build_docx, dele, ins, lvl, num, numbering_xml, p, r
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_contracts"
@@ -63,6 +63,10 @@ WML_SUBSET = f"""<?xml version="1.0"?>
     <xsd:attribute name="id" type="xsd:integer" use="required"/>
     <xsd:attribute name="author" type="xsd:string" use="required"/>
     <xsd:attribute name="date" type="xsd:dateTime"/></xsd:complexType>
+  <xsd:complexType name="CT_TrackChange">
+    <xsd:attribute name="id" type="xsd:integer" use="required"/>
+    <xsd:attribute name="author" type="xsd:string" use="required"/>
+    <xsd:attribute name="date" type="xsd:dateTime"/></xsd:complexType>
   <xsd:element name="ins" type="w:CT_Ins"/>
   <xsd:element name="del" type="w:CT_Del"/>
   <xsd:element name="commentRangeStart" type="w:CT_Markup"/>
@@ -77,11 +81,17 @@ def _ours(data: bytes, author: str) -> list[Any]:
     return [el for el in tracked if str(el.get(f"{{{W_NS}}}author")).startswith(author)]
 
 
+# A paragraph mark's tracked deletion (w:pPr/w:rPr/w:del) is the empty CT_TrackChange, not a run container.
+WML_MARK = WML_SUBSET.replace('name="del" type="w:CT_Del"', 'name="del" type="w:CT_TrackChange"')
+
+
 def _assert_valid(data: bytes, author: str) -> int:
     schema = etree.XMLSchema(etree.fromstring(WML_SUBSET.encode()))
+    mark = etree.XMLSchema(etree.fromstring(WML_MARK.encode()))
     ours = _ours(data, author)
     for el in ours:
-        assert schema.validate(etree.fromstring(etree.tostring(el))), schema.error_log
+        check = mark if el.getparent().tag == f"{{{W_NS}}}rPr" else schema
+        assert check.validate(etree.fromstring(etree.tostring(el))), check.error_log
         # a comment range starts before our w:del; ids of revisions are unique in the part
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         root = etree.fromstring(z.read("word/document.xml"))
@@ -185,3 +195,38 @@ def test_redline_of_a_pdf_is_an_error(tmp_path: Path) -> None:
     )
     assert result.exit_code == 3
     assert result.stderr == "Error: harbor_msa.pdf: a redline needs a DOCX (this is a pdf file)\n"
+
+
+def test_a_clause_over_numbered_paragraphs_joins_and_keeps_its_number(tmp_path: Path) -> None:
+    """ "7.1 … (a) … (b) …" cited whole: each paragraph's words deleted, the marks between them deleted, and
+    the joined paragraph keeps 7.1's number through a tracked property change; 7.2 is untouched."""
+    levels = (lvl(0, "decimal", "%1."), lvl(1, "decimal", "%1.%2"), lvl(2, "lowerLetter", "(%3)"))
+    numbering = numbering_xml(abstract_num(1, *levels), num(1, 1))
+    body = (
+        p("Liability", num=(1, 0))
+        + p("Nothing limits liability for:", num=(1, 1))
+        + p(r("death or personal injury; "), r("or", bold=True), num=(1, 2))
+        + p("fraud.", num=(1, 2))
+        + p("The cap is three (3) months of fees.", num=(1, 1))
+    )
+    path = build_docx(tmp_path / "c.docx", body, numbering=numbering)
+    doc = load_document(path)
+    t = doc.text
+    assert "1.1\tNothing" in t and "(b)\tfraud." in t
+    start, end = t.index("Nothing limits"), t.index("fraud.") + len("fraud.")
+    red = render_redline(
+        _data(doc, start, end, "Nothing limits liability for fraud or death."), doc, path.read_bytes()
+    )
+    assert red.changed == ("F1",), red.skipped
+    out = tmp_path / "red.docx"
+    out.write_bytes(red.content)
+    original = load_document(out, view="original")
+    accepted = load_document(out, view="accepted")
+    assert original.text == doc.text
+    assert accepted.status == "ready", accepted.reasons
+    assert (
+        "1.1\tNothing limits liability for fraud or death.\n1.2\tThe cap is three (3) months of fees."
+        in accepted.text
+    )
+    assert "(a)" not in accepted.text
+    assert _assert_valid(red.content, "CitationGate · msa-customer@") >= 3
