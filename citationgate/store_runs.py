@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Text, UniqueConstraint, func
+from sqlalchemy import Column, Index, Text, UniqueConstraint, delete, func
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, select
 
@@ -100,7 +100,26 @@ class BatchDocumentRow(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=_now)
 
 
-_TABLES = [BatchRunRow.__table__, BatchEntryRow.__table__, BatchDocumentRow.__table__]  # type: ignore[attr-defined]
+class BatchOutcomeRow(SQLModel, table=True):
+    """One document's outcome for one clause type: what the portfolio filters and counts on, in SQL."""
+
+    __tablename__ = "batch_outcomes"
+    __table_args__ = (
+        Index("ix_batch_outcomes_key_rule_outcome", "key", "rule", "outcome"),  # covers the counts
+        Index("ix_batch_outcomes_rule_outcome_key", "rule", "outcome", "key"),  # covers the filters
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    key: str
+    rule: str
+    outcome: str
+
+
+_TABLES = [
+    BatchRunRow.__table__,  # type: ignore[attr-defined]
+    BatchEntryRow.__table__,  # type: ignore[attr-defined]
+    BatchDocumentRow.__table__,  # type: ignore[attr-defined]
+    BatchOutcomeRow.__table__,  # type: ignore[attr-defined]
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,38 +215,75 @@ class RunStore:
             run.finished_at = _now()
             s.add(run)
 
-    def entries(self, run_id: int) -> list[dict[str, Any]]:
-        """The run's listing, each entry with its document's status, reason and review (if any)."""
+    def entries(
+        self, run_id: int, *, cells: bool = False, where: Sequence[tuple[str, str, bool]] = ()
+    ) -> list[dict[str, Any]]:
+        """The run's listing, each entry with its document's status, reason and review; with `cells`, also
+        each document's portfolio cells (quotes included: the bulk of the data). `where` keeps the entries
+        whose document has (or, negated, has not) an outcome for a clause type: (rule, outcome, negate)."""
+        e: Any = BatchEntryRow
+        d: Any = BatchDocumentRow
+        columns: list[Any] = [e.path, e.source_sha256, e.key, e.locator, e.meta, e.listing_error]
+        columns += [d.status, d.reason, d.review_id, d.name]
+        if cells:
+            columns.append(d.cells)
         with self._session() as s:
-            rows = s.exec(
-                select(BatchEntryRow, BatchDocumentRow)
-                .join(BatchDocumentRow, BatchDocumentRow.key == BatchEntryRow.key, isouter=True)  # type: ignore[arg-type]
-                .where(BatchEntryRow.run_id == run_id)
-                .order_by(BatchEntryRow.id)  # type: ignore[arg-type]
-            ).all()
-            out = []
-            for e, d in rows:
-                if e.listing_error is not None:
-                    status, reason = FAILED, e.listing_error
-                elif d is None:
-                    status, reason = "pending", ""
-                else:
-                    status, reason = d.status, d.reason
-                out.append(
-                    {
-                        "path": e.path,
-                        "source_sha256": e.source_sha256,
-                        "key": e.key,
-                        "locator": json.loads(e.locator),
-                        "meta": json.loads(e.meta),
-                        "status": status,
-                        "reason": reason,
-                        "review_id": d.review_id if d is not None else None,
-                        "name": d.name if d is not None else "",
-                        "cells": json.loads(d.cells) if d is not None else {},
-                    }
-                )
-            return out
+            q = select(*columns).join(d, d.key == e.key, isouter=True).where(e.run_id == run_id)
+            for clause in _filters(where):
+                q = q.where(clause)
+            rows: Any = s.exec(q.order_by(e.id)).all()
+        out = []
+        for r in rows:
+            path, sha, key, locator, meta, listing_error, status, reason, review_id, name = r[:10]
+            if listing_error is not None:
+                status, reason = FAILED, listing_error
+            elif status is None:
+                status, reason = "pending", ""
+            entry = {
+                "path": path,
+                "source_sha256": sha,
+                "key": key,
+                "locator": json.loads(locator),
+                "meta": json.loads(meta),
+                "status": status,
+                "reason": reason,
+                "review_id": review_id,
+                "name": name or "",
+            }
+            if cells:
+                entry["cells"] = json.loads(r[10]) if r[10] else {}
+            out.append(entry)
+        return out
+
+    def outcome_counts(
+        self, run_id: int, *, where: Sequence[tuple[str, str, bool]] = ()
+    ) -> dict[str, dict[str, int]]:
+        """{rule: {outcome: entries}} over the run's entries that pass `where` (see `entries`)."""
+        e: Any = BatchEntryRow
+        o: Any = BatchOutcomeRow
+        with self._session() as s:
+            q = select(o.rule, o.outcome, func.count()).join(e, e.key == o.key).where(e.run_id == run_id)
+            for clause in _filters(where):
+                q = q.where(clause)
+            rows: Any = s.exec(q.group_by(o.rule, o.outcome)).all()
+        out: dict[str, dict[str, int]] = {}
+        for rule, outcome, n in rows:
+            out.setdefault(rule, {})[outcome] = int(n)
+        return out
+
+    def cells(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The portfolio cells of each document in `keys`."""
+        found: dict[str, dict[str, Any]] = {}
+        with self._session() as s:
+            for i in range(0, len(keys), 500):
+                chunk = list(keys[i : i + 500])
+                rows = s.exec(
+                    select(BatchDocumentRow.key, BatchDocumentRow.cells).where(
+                        BatchDocumentRow.key.in_(chunk)  # type: ignore[attr-defined]
+                    )
+                ).all()
+                found.update({k: json.loads(c) for k, c in rows})
+        return found
 
     def settled(self, keys: Sequence[str]) -> dict[str, str]:
         """The status of every key in `keys` that is done, withheld or failed for a reason of its own
@@ -336,6 +392,9 @@ class RunStore:
                 row.review_id = review_id
                 row.version_id = version_id
                 row.cells = _dumps(dict(cells or {}))
+                s.execute(delete(BatchOutcomeRow).where(BatchOutcomeRow.key == key))  # type: ignore[arg-type]
+                for rule, cell in (cells or {}).items():
+                    s.add(BatchOutcomeRow(key=key, rule=rule, outcome=str(cell.get("outcome") or "")))
                 row.transient = transient
                 row.updated_at = _now()
                 s.add(row)
@@ -348,6 +407,17 @@ class RunStore:
         with self._session() as s:
             existing = s.exec(select(BatchDocumentRow).where(BatchDocumentRow.key == key)).one()
             return _outcome(existing, already=True)
+
+
+def _filters(where: Sequence[tuple[str, str, bool]]) -> list[Any]:
+    """SQL conditions on the entry's key for each (rule, outcome, negate)."""
+    e: Any = BatchEntryRow
+    o: Any = BatchOutcomeRow
+    out = []
+    for rule, outcome, negate in where:
+        having = select(o.key).where(o.rule == rule, o.outcome == outcome)
+        out.append(e.key.not_in(having) if negate else e.key.in_(having))
+    return out
 
 
 def _outcome(row: BatchDocumentRow, *, already: bool) -> DocumentOutcome:

@@ -19,6 +19,7 @@ from typing import Any
 from distributed.diagnostics.plugin import WorkerPlugin
 from fpdf import FPDF
 
+from citationgate.batch.engine import clause_titles
 from citationgate.batch.sources import list_entries
 from citationgate.batch.worker import review_chunk
 from citationgate.store import Store
@@ -169,7 +170,8 @@ def run_in_process(room: Path, url: str) -> int:
     for e in entries:
         if e.get("source_sha256"):
             e["key"] = document_key(e["source_sha256"], playbook_sha256=pb.sha256, view="accepted", we=None)
-    run_id = runs.create_run(playbook=ref, options={"playbook": "msa-customer"}, entries=entries)
+    run_options = {"playbook": "msa-customer", "titles": clause_titles(pb)}
+    run_id = runs.create_run(playbook=ref, options=run_options, entries=entries)
     items = {e["key"]: e for e in entries if e.get("key")}
     options = {"db": url, "playbook": "msa-customer", "playbook_ref": ref, "view": "accepted", "we": None}
     review_chunk(list(items.values()), options)

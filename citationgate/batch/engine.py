@@ -28,8 +28,9 @@ from citationgate.errors import BatchError
 from citationgate.store import Store, resolve_url
 from citationgate.store_runs import DONE, FAILED, FINAL, WITHHELD, RunStore, document_key
 from playbooks import load_playbook
+from playbooks.schema import Playbook
 
-__all__ = ["MAX_CHUNK", "Progress", "chunk_size", "run_batch"]
+__all__ = ["MAX_CHUNK", "Progress", "chunk_size", "clause_titles", "run_batch"]
 
 #: Documents per Dask task: enough to spread its few milliseconds of overhead, few enough to balance.
 MAX_CHUNK = 50
@@ -48,6 +49,13 @@ class Progress:
     @property
     def finished(self) -> int:
         return self.done + self.failed + self.withheld
+
+
+def clause_titles(pb: Playbook) -> dict[str, str]:
+    """The playbook's clause types and cross-clause checks, id → title (kept with the run)."""
+    titles = {c.id: c.title for c in pb.clauses}
+    titles.update({c.id: c.title for c in pb.checks})
+    return titles
 
 
 def chunk_size(documents: int, workers: int) -> int:
@@ -86,7 +94,14 @@ def run_batch(
             raise BatchError("nothing to review: give at least one PATH (a folder, file, zip or manifest)")
         pb = load_playbook(playbook)
         ref = {"id": pb.id, "version": pb.version, "sha256": pb.sha256}
-        options = {"playbook": playbook, "view": view, "we": we, "paths": [str(p) for p in paths]}
+        titles = clause_titles(pb)
+        options = {
+            "playbook": playbook,
+            "view": view,
+            "we": we,
+            "paths": [str(p) for p in paths],
+            "titles": titles,
+        }
         entries = list_entries(paths)
         for e in entries:
             if e.get("source_sha256"):

@@ -164,7 +164,7 @@ def clause_families(
     runs: RunStore, run_id: int, *, threshold: float = 0.8, rule: str | None = None
 ) -> dict[str, Any]:
     """Per clause type, the families of its located wording across the run's distinct documents."""
-    entries = [e for e in runs.entries(run_id) if e["status"] == DONE]
+    entries = [e for e in runs.entries(run_id, cells=True) if e["status"] == DONE]
     by_key: dict[str, dict[str, Any]] = {}
     for e in entries:
         by_key.setdefault(e["key"], {"paths": [], "cells": e["cells"], "review_id": e["review_id"]})

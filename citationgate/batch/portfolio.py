@@ -10,7 +10,6 @@ several filters must all hold. Renderers for table, CSV, XLSX, HTML and JSON are
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +27,6 @@ class Where:
     rule: str
     outcome: str
     negate: bool = False
-
-    def holds(self, cells: Mapping[str, Any], titles: Mapping[str, str]) -> bool:
-        rule = self.rule if self.rule in cells or self.rule in titles else _by_title(self.rule, titles)
-        outcome = str((cells.get(rule) or {}).get("outcome") or "")
-        return (outcome == self.outcome) != self.negate
 
     def __str__(self) -> str:
         return f"{self.rule}{'!=' if self.negate else '='}{self.outcome}"
@@ -58,26 +52,44 @@ def _by_title(name: str, titles: Mapping[str, str]) -> str:
     return name
 
 
-def portfolio(runs: RunStore, run_id: int, *, where: Sequence[Where] = ()) -> dict[str, Any]:
-    """Run `run_id` as a portfolio (see the module's docstring)."""
+def portfolio(
+    runs: RunStore, run_id: int, *, where: Sequence[Where] = (), quotes: bool = True
+) -> dict[str, Any]:
+    """Run `run_id` as a portfolio (see the module's docstring).
+
+    The filters and counts run in the database over each document's outcome per clause type; the cells
+    — values with their quotes — are read for the rows kept, or not at all with `quotes=False` (then a
+    row has no cells: it states nothing).
+    """
     run = runs.get_run(run_id)
-    entries = runs.entries(run_id)
-    titles: dict[str, str] = {}
-    for e in entries:
-        for rule, cell in e["cells"].items():
-            titles.setdefault(rule, str(cell.get("title") or rule))
+    counts_all = runs.outcome_counts(run_id)
+    titles: dict[str, str] = {
+        r: t for r, t in (run["options"].get("titles") or {}).items() if r in counts_all
+    }
+    for rule in counts_all:
+        titles.setdefault(rule, rule)
+    filters = []
     for w in where:
-        if w.rule not in titles and _by_title(w.rule, titles) not in titles and titles:
+        rule = w.rule if w.rule in titles else _by_title(w.rule, titles)
+        if rule not in titles and titles:
             known = ", ".join(sorted(titles))
             raise BatchError(f"--where {w}: no clause type {w.rule!r} in run {run_id} (known: {known})")
-    rows: list[dict[str, Any]] = []
-    not_reviewed: list[dict[str, Any]] = []
-    for e in entries:
-        if e["status"] != DONE:
-            not_reviewed.append({"path": e["path"], "status": e["status"], "reason": e["reason"]})
-            continue
-        if not all(w.holds(e["cells"], titles) for w in where):
-            continue
+        filters.append((rule, w.outcome, w.negate))
+    listed = runs.entries(run_id, where=filters)
+    kept = [e for e in listed if e["status"] == DONE]
+    counts = runs.outcome_counts(run_id, where=filters) if filters else counts_all
+    not_reviewed = [
+        {"path": e["path"], "status": e["status"], "reason": e["reason"]}
+        for e in (runs.entries(run_id) if filters else listed)
+        if e["status"] != DONE
+    ]
+    cells = runs.cells(sorted({e["key"] for e in kept})) if quotes else {}
+    rows = []
+    for e in kept:
+        row_cells = cells.get(e["key"], {})
+        for rule, cell in row_cells.items():
+            if cell.get("title") and rule in titles:
+                titles[rule] = str(cell["title"])
         rows.append(
             {
                 "path": e["path"],
@@ -85,13 +97,9 @@ def portfolio(runs: RunStore, run_id: int, *, where: Sequence[Where] = ()) -> di
                 "review_id": e["review_id"],
                 "source_sha256": e["source_sha256"],
                 "meta": e["meta"],
-                "cells": e["cells"],
+                "cells": row_cells,
             }
         )
-    counts: dict[str, dict[str, int]] = {}
-    for rule in titles:
-        c = Counter(str((r["cells"].get(rule) or {}).get("outcome") or "not_reviewed") for r in rows)
-        counts[rule] = dict(sorted(c.items()))
     return {
         "run": run_id,
         "playbook": run["playbook"],
@@ -99,7 +107,7 @@ def portfolio(runs: RunStore, run_id: int, *, where: Sequence[Where] = ()) -> di
         "clause_types": [{"rule": r, "title": t} for r, t in titles.items()],
         "contracts": len(rows),
         "rows": rows,
-        "counts": counts,
+        "counts": {r: dict(sorted(counts.get(r, {}).items())) for r in titles},
         "not_reviewed": not_reviewed,
     }
 

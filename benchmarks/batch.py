@@ -1,0 +1,357 @@
+"""Benchmark: the data room — a sequential `review` loop against `batch` on 1 and 2 Dask workers, same run.
+
+    python benchmarks/batch.py [--texts 1000] [--pdfs] [--portfolio 10000] [--lsh-sample 1500] [--json OUT]
+
+Corpora (from ../shared/data; never copied into the repo):
+- `--texts N` CUAD texts: the shared texts repeated until there are N, each copy made distinct by a line
+  appended at the end (`[copy k]`), so content hashing does not fold the repeats into one review.
+- `--pdfs`: the 40 shared CUAD PDFs.
+
+For each corpus, each run on a fresh SQLite database: the baseline is the loop a user would write —
+`load_document` + `review(…, store=…)` per file in one process — then `batch` with a local cluster of 1
+and of 2 worker processes (cluster start-up reported separately; the batch figure includes it).
+Reported: contracts/s, the overhead of batch at one worker against the loop (goal ≤ 10 %), the scaling
+from 1 to 2 workers (goal ≥ 1.7× on 2 cores), each worker's peak resident memory, and the database size
+per 1,000 contracts. Then the portfolio of a run of `--portfolio` stored reviews (the text run's reviews,
+findings and records copied until there are that many) is timed (goal < 1 s), and MinHash LSH is
+measured against exact pairwise Jaccard on a sample of CUAD's annotated clause texts (recall, time).
+
+The machine may be shared: the load average at the start and end is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from citationgate.batch import run_batch  # noqa: E402
+from citationgate.batch.families import compare_with_exact  # noqa: E402
+from citationgate.batch.portfolio import portfolio  # noqa: E402
+from citationgate.review import review  # noqa: E402
+from citationgate.store import Store  # noqa: E402
+from citationgate.store_runs import RunStore  # noqa: E402
+from ingest.errors import CitationGateError  # noqa: E402
+from ingest.load import load_document  # noqa: E402
+from playbooks import load_playbook  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "cuad"
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def make_texts(n: int, out: Path) -> Path:
+    src = sorted((DATA / "texts").glob("*.txt"))
+    out.mkdir(parents=True)
+    for i in range(n):
+        f = src[i % len(src)]
+        text = f.read_text(encoding="utf-8")
+        if i >= len(src):
+            text += f"\n\n[copy {i // len(src)}]\n"
+        (out / f"{i:05d}_{f.name}").write_text(text, encoding="utf-8")
+    return out
+
+
+def sequential(folder: Path, db: Path) -> dict[str, Any]:
+    pb = load_playbook("msa-customer")
+    store = Store(f"sqlite:///{db}")
+    files = sorted(p for p in folder.iterdir() if p.is_file())
+    t0 = time.perf_counter()
+    done = failed = 0
+    for p in files:
+        try:
+            review(load_document(p), pb, store=store)
+            done += 1
+        except CitationGateError:
+            failed += 1
+    seconds = time.perf_counter() - t0
+    return {
+        "files": len(files),
+        "done": done,
+        "not_reviewed": failed,
+        "seconds": round(seconds, 2),
+        "per_second": round(len(files) / seconds, 3),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def _worker_peak_rss() -> float:
+    import resource as r
+
+    return r.getrusage(r.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    t0 = time.perf_counter()
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)
+    startup = time.perf_counter() - t0
+    try:
+        t1 = time.perf_counter()
+        summary = run_batch([folder], db=f"sqlite:///{db}", client=client)
+        seconds = time.perf_counter() - t1
+        peaks = client.run(_worker_peak_rss)
+    finally:
+        client.close()
+        cluster.close()
+    n = summary["documents"]
+    return {
+        "workers": workers,
+        "files": summary["entries"],
+        "done": summary["done"],
+        "not_reviewed": summary["failed"] + summary["withheld"],
+        "cluster_start_seconds": round(startup, 2),
+        "seconds": round(seconds + startup, 2),
+        "seconds_without_start": round(seconds, 2),
+        "per_second": round(n / (seconds + startup), 3),
+        "worker_peak_rss_mb": sorted(round(v, 1) for v in peaks.values()),
+    }
+
+
+def db_bytes(db: Path) -> int:
+    """The database's size on disk once its write-ahead log is folded in."""
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
+
+
+def corpus(name: str, folder: Path, tmp: Path) -> dict[str, Any]:
+    log(f"[{name}] sequential review loop …")
+    seq = sequential(folder, tmp / f"{name}-seq.db")
+    log(f"[{name}]   {seq}")
+    out: dict[str, Any] = {"sequential": seq}
+    for w in (1, 2):
+        log(f"[{name}] batch, {w} worker(s) …")
+        db = tmp / f"{name}-batch{w}.db"
+        out[f"batch_{w}"] = b = batched(folder, db, w)
+        b["db_bytes"] = db_bytes(db)
+        log(f"[{name}]   {b}")
+    s, b1, b2 = seq["seconds"], out["batch_1"]["seconds"], out["batch_2"]["seconds"]
+    out["overhead_at_1_worker"] = round(b1 / s - 1, 4)
+    out["overhead_at_1_worker_without_start"] = round(out["batch_1"]["seconds_without_start"] / s - 1, 4)
+    out["scaling_1_to_2"] = round(b1 / b2, 3)
+    out["scaling_1_to_2_without_start"] = round(
+        out["batch_1"]["seconds_without_start"] / out["batch_2"]["seconds_without_start"], 3
+    )
+    out["speedup_2_workers_vs_loop"] = round(s / b2, 3)
+    out["db_mb_per_1000"] = round(out["batch_2"]["db_bytes"] / seq["files"] * 1000 / 2**20, 1)
+    return out
+
+
+def grow_store(db: Path, target: int) -> int:
+    """Copy the run's reviews, findings, batch records and entries until `target` reviews; a new run id."""
+    con = sqlite3.connect(db)
+    cur = con.cursor()
+    (have,) = cur.execute("SELECT count(*) FROM batch_documents WHERE status='done'").fetchone()
+    cur.execute(
+        "INSERT INTO batch_runs (status, playbook_id, playbook_version, playbook_sha256, options, "
+        "created_at) "
+        "SELECT 'finished', playbook_id, playbook_version, playbook_sha256, options, created_at "
+        "FROM batch_runs WHERE id=1"
+    )
+    run_id = cur.lastrowid
+    docs = cur.execute(
+        "SELECT key, source_sha256, playbook_sha256, view, name, review_id, version_id, cells "
+        "FROM batch_documents WHERE status='done'"
+    ).fetchall()
+    made = 0
+    while made < target:
+        copy = made // max(1, have)
+        for key, sha, pbsha, view, name, review_id, version_id, cells in docs:
+            if made >= target:
+                break
+            made += 1
+            new_key = f"{key}-{copy}"
+            cur.execute(
+                "INSERT INTO reviews (kind, version_id, parent_review_id, playbook_id, playbook_version, "
+                "playbook_sha256, summary, created_at) SELECT kind, version_id, parent_review_id, "
+                "playbook_id, "
+                "playbook_version, playbook_sha256, summary, created_at FROM reviews WHERE id=?",
+                (review_id,),
+            )
+            rid = cur.lastrowid
+            cur.execute(
+                "INSERT INTO findings (review_id, key, status, rule, severity, payload) "
+                "SELECT ?, key, status, rule, severity, payload FROM findings WHERE review_id=?",
+                (rid, review_id),
+            )
+            cur.execute(
+                "INSERT INTO batch_documents (key, source_sha256, playbook_sha256, view, name, status, "
+                "reason, "
+                "review_id, version_id, cells, transient, attempts, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'done', '', ?, ?, ?, 0, 1, datetime('now'))",
+                (new_key, sha, pbsha, view, name, rid, version_id, cells),
+            )
+            cur.execute(
+                "INSERT INTO batch_outcomes (key, rule, outcome) SELECT ?, rule, outcome FROM batch_outcomes "
+                "WHERE key=?",
+                (new_key, key),
+            )
+            cur.execute(
+                "INSERT INTO batch_entries (run_id, path, source_sha256, key, locator, meta) "
+                "VALUES (?, ?, ?, ?, '{}', '{}')",
+                (run_id, f"copy{copy}/{name}", sha, new_key),
+            )
+    con.commit()
+    (reviews,) = cur.execute("SELECT count(*) FROM reviews").fetchone()
+    con.close()
+    log(f"[portfolio] store grown to {reviews} reviews")
+    return int(run_id or 0)
+
+
+def time_it(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
+    """Best wall-clock and best CPU time of `repeat` calls (CPU time says more on a shared machine)."""
+    best, best_cpu, result = float("inf"), float("inf"), None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
+    return best, best_cpu, result
+
+
+def clause_sample(n: int) -> list[str]:
+    texts = []
+    with (DATA / "annotations.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            for cat in json.loads(line)["categories"].values():
+                texts += [s["text"] for s in cat.get("spans", []) if len(s["text"].split()) >= 8]
+    random.Random(17).shuffle(texts)
+    return texts[:n]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--texts", type=int, default=1000)
+    ap.add_argument("--pdfs", action="store_true", help="also the 40 shared PDFs")
+    ap.add_argument("--portfolio", type=int, default=10_000)
+    ap.add_argument("--lsh-sample", type=int, default=1500)
+    ap.add_argument("--json", type=Path, help="write the figures here as JSON")
+    args = ap.parse_args()
+    if not (DATA / "texts").is_dir():
+        sys.exit(f"Error: {DATA} not found (expected ../shared/data beside the checkout)")
+    results: dict[str, Any] = {"load_average_start": os.getloadavg(), "cores": os.cpu_count()}
+    tmp = Path(tempfile.mkdtemp(prefix="cg-batch-bench-"))
+    try:
+        texts = make_texts(args.texts, tmp / "texts")
+        results["texts"] = corpus("texts", texts, tmp)
+        if args.pdfs:
+            pdfs = tmp / "pdfs"
+            pdfs.mkdir()
+            for p in sorted((DATA / "pdf").glob("*.pdf")):
+                shutil.copy(p, pdfs / p.name)
+            results["pdfs"] = corpus("pdfs", pdfs, tmp)
+        if args.portfolio:
+            db = tmp / "texts-batch2.db"
+            run_id = grow_store(db, args.portfolio)
+            runs = RunStore(Store(f"sqlite:///{db}"))
+            q = {}
+            for label, kw in (
+                ("outcomes_and_counts", {"quotes": False}),
+                ("with_quotes", {"quotes": True}),
+                ("where_assignment_unacceptable", {"where": [_where("assignment=unacceptable")]}),
+            ):
+                wall, cpu, p = time_it(lambda kw=kw: portfolio(runs, run_id, **kw))  # type: ignore[misc]
+                q[label] = {"rows": p["contracts"], "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3)}
+            results["portfolio"] = {"reviews_stored": args.portfolio, "goal_seconds": 1.0, **q}
+            results["portfolio"]["db_mb"] = round(db_bytes(db) / 2**20, 1)
+            log(f"[portfolio] {results['portfolio']}")
+        if args.lsh_sample:
+            sample = clause_sample(args.lsh_sample)
+            compare_with_exact(sample[:50])  # warm: imports and first MinHash
+            results["lsh"] = {t: compare_with_exact(sample, threshold=t) for t in (0.8, 0.6)}
+            log(f"[lsh] {results['lsh']}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    results["load_average_end"] = os.getloadavg()
+    report(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def _where(text: str) -> Any:
+    from citationgate.batch.portfolio import parse_where
+
+    return parse_where(text)
+
+
+def report(r: dict[str, Any]) -> None:
+    print(f"cores {r['cores']}; load average at start {r['load_average_start']}, end {r['load_average_end']}")
+    for name in ("texts", "pdfs"):
+        if name not in r:
+            continue
+        c = r[name]
+        s, b1, b2 = c["sequential"], c["batch_1"], c["batch_2"]
+        print(f"\n{name}: {s['files']} files ({s['done']} reviewed, {s['not_reviewed']} not)")
+        print(f"  sequential review loop   {s['per_second']:8.2f} contracts/s  ({s['seconds']} s)")
+        print(
+            f"  batch, 1 worker          {b1['per_second']:8.2f} contracts/s  ({b1['seconds']} s, "
+            f"{b1['cluster_start_seconds']} s of it starting the cluster)"
+        )
+        print(
+            f"  batch, 2 workers         {b2['per_second']:8.2f} contracts/s  ({b2['seconds']} s, "
+            f"{b2['cluster_start_seconds']} s starting)"
+        )
+        print(
+            f"  overhead at 1 worker     {c['overhead_at_1_worker']:+.1%} "
+            f"({c['overhead_at_1_worker_without_start']:+.1%} without start-up; goal ≤ +10 %)"
+        )
+        print(
+            f"  scaling 1 → 2 workers    {c['scaling_1_to_2']:.2f}× "
+            f"({c['scaling_1_to_2_without_start']:.2f}× without start-up; goal ≥ 1.7×)"
+        )
+        print(
+            f"  worker peak RSS          {b2['worker_peak_rss_mb']} MB (2 workers), "
+            f"{b1['worker_peak_rss_mb']} MB (1)"
+        )
+        print(f"  database per 1,000       {c['db_mb_per_1000']} MB")
+    if "portfolio" in r:
+        p = r["portfolio"]
+        print(
+            f"\nportfolio of a run of {p['reviews_stored']} stored reviews "
+            f"(goal < 1 s; database {p['db_mb']} MB):"
+        )
+        for label in ("outcomes_and_counts", "with_quotes", "where_assignment_unacceptable"):
+            m = p[label]
+            print(
+                f"  {label:<32} {m['seconds']:7.3f} s wall, {m['cpu_seconds']:7.3f} s CPU ({m['rows']} rows)"
+            )
+    if "lsh" in r:
+        for t, m in r["lsh"].items():
+            print(
+                f"\nLSH vs exact Jaccard at {t} on {m['texts']} CUAD clause texts "
+                f"({m['pairs_compared_exactly']} pairs): "
+                f"recall {m['recall']} ({m['lsh_found']}/{m['true_pairs']}), exact {m['exact_seconds']} s, "
+                f"LSH {m['lsh_seconds']} s"
+            )
+
+
+if __name__ == "__main__":
+    main()
