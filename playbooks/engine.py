@@ -845,6 +845,13 @@ def _run_clause(
     return out, values, region
 
 
+def _silent_everywhere(ctx: _Context, f: CompiledField) -> bool:
+    """None of the field's "yes" words occur anywhere in the document, and they name no party."""
+    if not f.true_if or any("{us}" in p or "{them}" in p for p in f.spec.true_if):
+        return False
+    return not any(ctx.scanner.passages_matching(rx) for rx in f.true_if)
+
+
 def _weak_links(
     ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
 ) -> tuple[str, ...]:
@@ -852,11 +859,18 @@ def _weak_links(
     weak: list[str] = []
     if ctx.roles_unresolved and clause.role_dependent:
         weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")
-    # a yes/no read from silence ("no wording found") is not a reading; a list the clause itself gives with
-    # none of the values in it (no carve-out listed) is one
-    bools = {f.name for f in clause.fields if f.spec.type == "bool"}
+    # a yes/no read from silence ("no wording found") is not a reading — unless the silence is the whole
+    # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
+    # do not depend on who is who, where a narrow pattern could miss the parties' own names). A list the
+    # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
+    bools = {f.name: f for f in clause.fields if f.spec.type == "bool"}
     inferred = [
-        n for n in dict.fromkeys(used) if n in bools and (v := values.get(n)) is not None and v.inferred
+        n
+        for n in dict.fromkeys(used)
+        if n in bools
+        and (v := values.get(n)) is not None
+        and v.inferred
+        and not _silent_everywhere(ctx, bools[n])
     ]
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
