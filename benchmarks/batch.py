@@ -71,7 +71,7 @@ def sequential(folder: Path, db: Path) -> dict[str, Any]:
     pb = load_playbook("msa-customer")
     store = Store(f"sqlite:///{db}")
     files = sorted(p for p in folder.iterdir() if p.is_file())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     done = failed = 0
     for p in files:
         try:
@@ -79,21 +79,24 @@ def sequential(folder: Path, db: Path) -> dict[str, Any]:
             done += 1
         except CitationGateError:
             failed += 1
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "files": len(files),
         "done": done,
         "not_reviewed": failed,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
         "per_second": round(len(files) / seconds, 3),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
 
 
-def _worker_peak_rss() -> float:
+def _worker_usage() -> tuple[float, float]:
+    """A worker's peak resident memory (MB) and the CPU seconds it has used."""
     import resource as r
 
-    return r.getrusage(r.RUSAGE_SELF).ru_maxrss / 1024
+    u = r.getrusage(r.RUSAGE_SELF)
+    return u.ru_maxrss / 1024, u.ru_utime + u.ru_stime
 
 
 def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
@@ -113,10 +116,11 @@ def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
     client = Client(cluster)
     startup = time.perf_counter() - t0
     try:
-        t1 = time.perf_counter()
+        before = client.run(_worker_usage)
+        t1, c1 = time.perf_counter(), time.process_time()
         summary = run_batch([folder], db=f"sqlite:///{db}", client=client)
-        seconds = time.perf_counter() - t1
-        peaks = client.run(_worker_peak_rss)
+        seconds, driver_cpu = time.perf_counter() - t1, time.process_time() - c1
+        after = client.run(_worker_usage)
     finally:
         client.close()
         cluster.close()
@@ -130,7 +134,10 @@ def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
         "seconds": round(seconds + startup, 2),
         "seconds_without_start": round(seconds, 2),
         "per_second": round(n / (seconds + startup), 3),
-        "worker_peak_rss_mb": sorted(round(v, 1) for v in peaks.values()),
+        "worker_peak_rss_mb": sorted(round(v[0], 1) for v in after.values()),
+        # CPU the workers spent on this run (their start-up excluded), and the driver's
+        "worker_cpu_seconds": round(sum(after[w][1] - before[w][1] for w in after), 2),
+        "driver_cpu_seconds": round(driver_cpu, 2),
     }
 
 
@@ -161,6 +168,12 @@ def corpus(name: str, folder: Path, tmp: Path) -> dict[str, Any]:
         out["batch_1"]["seconds_without_start"] / out["batch_2"]["seconds_without_start"], 3
     )
     out["speedup_2_workers_vs_loop"] = round(s / b2, 3)
+    # on a shared machine wall time measures the neighbours too; CPU seconds per contract do not
+    out["cpu_overhead_at_1_worker"] = round(
+        (out["batch_1"]["worker_cpu_seconds"] + out["batch_1"]["driver_cpu_seconds"]) / seq["cpu_seconds"]
+        - 1,
+        4,
+    )
     out["db_mb_per_1000"] = round(out["batch_2"]["db_bytes"] / seq["files"] * 1000 / 2**20, 1)
     return out
 
@@ -330,6 +343,10 @@ def report(r: dict[str, Any]) -> None:
         print(
             f"  worker peak RSS          {b2['worker_peak_rss_mb']} MB (2 workers), "
             f"{b1['worker_peak_rss_mb']} MB (1)"
+        )
+        print(
+            f"  CPU overhead at 1 worker {c['cpu_overhead_at_1_worker']:+.1%} (worker + driver CPU seconds "
+            f"{b1['worker_cpu_seconds']} + {b1['driver_cpu_seconds']} against the loop's {s['cpu_seconds']})"
         )
         print(f"  database per 1,000       {c['db_mb_per_1000']} MB")
     if "portfolio" in r:
