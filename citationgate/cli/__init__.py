@@ -5,6 +5,8 @@ Each module below registers its commands on the one `app`; `main` is the console
 
 from __future__ import annotations
 
+import sys
+
 # The order of these imports is the order of the commands in `citationgate --help`.
 # isort: off
 from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
@@ -19,11 +21,19 @@ from citationgate.cli import agents as _agents  # noqa: F401
 from citationgate.cli import batch as _batch  # noqa: F401
 
 # isort: on
-from citationgate.cli.app import app
+from citationgate.cli.app import EXIT_BROKEN_PIPE, app, quiet_stdout
 
 
 def main() -> None:
-    app()
+    try:
+        app()  # standalone: always ends in SystemExit
+    except SystemExit:
+        try:  # a reader that closed stdout before our last buffered write (`| head -1`): quiet, once
+            sys.stdout.flush()
+        except BrokenPipeError:
+            quiet_stdout()
+            raise SystemExit(EXIT_BROKEN_PIPE) from None
+        raise
 
 
 __all__ = ["app", "main"]

@@ -11,28 +11,91 @@ Exit codes (documented in the README):
   7  the audit chain is broken
   8  batch: Dask could not start, or its scheduler could not be reached
   70 an internal error (a bug): one line, no traceback — please report it
+  141 stdout was closed early (`citationgate findings 3 | head`): the command stops quietly, as a
+     command killed by SIGPIPE does (128 + 13)
+
+One grammar for every command: `--format` takes `table` (the default, for people) or `json` (for pipes:
+stdout is nothing but the JSON), plus `md`/`csv` where a command also renders a document; choices are
+listed in help (`--view <accepted|original>`), arguments are shown as words (`reverify [OPTIONS]
+[REVIEW_ID] NEW_FILE`), and help paragraphs are wrapped as paragraphs, never broken mid-sentence.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.models import CommandFunctionType
 
 from ingest.errors import CitationGateError
 
 EXIT_GATE = 1
 EXIT_INTERNAL = 70
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for `yes | head`
+
+
+def quiet_stdout() -> None:
+    """stdout's reader has gone: point stdout at /dev/null so the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (a test runner's buffer): nothing to flush
+        pass
+
+
+class _Argument(TyperArgument):
+    """An argument shown as a word: `FILE`, `[NEW]`, `PARTS...`, or its metavar exactly as given."""
+
+    def _usage_display_name(self) -> str:
+        if self.metavar is not None:
+            return self.metavar
+        name = self.name.upper() if self.name else "ARG"
+        name = name if self.required else f"[{name}]"
+        return f"{name}..." if self.nargs != 1 else name
+
+    def _rich_display_name(self) -> str:
+        return self._usage_display_name()
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None  # the word says what it is; `<path>` / `<list[str]>` add nothing
+
+
+class _Option(TyperOption):
+    """An option's value shown as a word (`--db URL`, `--top N`); choices as `<table|json>`."""
+
+    _WORDS: ClassVar[dict[str, str]] = {"<str>": "TEXT", "<path>": "PATH", "<int>": "N", "<float>": "NUMBER"}
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        shown = super().display_type_rich(ctx)
+        return self._WORDS.get(shown or "", shown)
+
+
+class _Command(TyperCommand):
+    """A command whose usage line and help read as words (see `_Argument`, `_Option`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument
+            elif type(param) is TyperOption:
+                param.__class__ = _Option
 
 
 class _Group(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # `| head` closed stdout: stop quietly, once, with the conventional status
+            quiet_stdout()
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
         except CitationGateError as exc:
             fail(str(exc), code=exc.exit_code)
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
@@ -43,7 +106,21 @@ class _Group(TyperGroup):
             fail(f"internal error ({type(exc).__name__}): {exc} — please report this", code=EXIT_INTERNAL)
 
 
-app = typer.Typer(
+class _App(typer.Typer):
+    """Every command (and sub-app) of ours is a `_Command` in a `_Group`: one grammar throughout."""
+
+    def command(
+        self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(name, cls=cls or _Command, **kwargs)
+
+
+def sub_app(**kwargs: Any) -> typer.Typer:
+    """A sub-command group (`citationgate playbooks …`) that speaks the same grammar."""
+    return _App(cls=_Group, rich_markup_mode=None, **kwargs)
+
+
+app = _App(
     cls=_Group,
     name="citationgate",
     help="Contract review whose every finding is a quote verified at real character offsets.",
@@ -83,10 +160,22 @@ class ReportFormat(StrEnum):
     csv = "csv"
 
 
+class View(StrEnum):
+    """How tracked changes in a DOCX are read: one view, never a mixture."""
+
+    accepted = "accepted"
+    original = "original"
+
+
+ViewOption = Annotated[
+    View, typer.Option("--view", help="Tracked changes in a DOCX: read as accepted (default) or original.")
+]
+
 DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
+        metavar="URL",
         envvar="CITATIONGATE_DB",
         help="Database: a path to a SQLite file or any SQLAlchemy URL. "
         "Default: $XDG_DATA_HOME/citationgate/citationgate.db.",

@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from citationgate.cli.app import DbOption, Format, app, emit_json
+from citationgate.cli.app import DbOption, Format, View, ViewOption, app, emit_json
 from citationgate.store import Store
 from citationgate.versions import ingest_file
 
 EXIT_WITHHELD = 5
 
 
-class IngestFormat(StrEnum):
-    text = "text"
-    table = "table"  # the same as text: the name every other command uses
-    json = "json"
-
-
 @app.command()
 def ingest(
     file: Annotated[Path, typer.Argument(help="A contract: .pdf, .docx, .txt or .md.")],
-    view: Annotated[
-        str, typer.Option(help="Tracked changes in a DOCX: 'accepted' (default) or 'original'.")
-    ] = "accepted",
-    fmt: Annotated[
-        IngestFormat, typer.Option("--format", help="text (or table) or json.")
-    ] = IngestFormat.text,
+    view: ViewOption = View.accepted,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     db: DbOption = None,
 ) -> None:
     """Read a contract into its canonical text, store the version, and print a summary.
@@ -37,9 +26,9 @@ def ingest(
     Exits 0 when the document is ready to review, 5 when it is stored but withheld (the reasons say why).
     """
     store = Store.open(db)
-    version, reused = ingest_file(store, file, view=view)
+    version, reused = ingest_file(store, file, view=view.value)
     doc = version.document
-    if fmt is IngestFormat.json:
+    if fmt is Format.json:
         emit_json({"version_id": version.id, "reused": reused, **doc.to_dict()})
     else:
         typer.echo(f"{doc.name}  version {version.id}{' (already stored)' if reused else ''}")

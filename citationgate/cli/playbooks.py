@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from citationgate.cli.app import EXIT_GATE, Format, app, emit_json
+from citationgate.cli.app import EXIT_GATE, Format, app, emit_json, sub_app
 from playbooks import Playbook, PlaybookTestResult, list_playbooks, load_playbook, run_tests
 from playbooks.predicates import Predicate
 
-playbooks_app = typer.Typer(
+playbooks_app = sub_app(
     name="playbooks",
     help="List, inspect, validate and test playbooks (the positions a review checks).",
     no_args_is_help=True,

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from citationgate.api import review_run
-from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, app, fail, info
+from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, View, ViewOption, app, fail, info
 from citationgate.reports import one_line_summary
 from citationgate.reports.deliver import Deliverable, deliver, resolve_format
 from citationgate.reports.redline import render_redline
@@ -67,9 +67,7 @@ def review(
         Severity | None,
         typer.Option("--fail-on", help="Exit 1 if a finding at or above this severity surfaced."),
     ] = None,
-    view: Annotated[
-        str, typer.Option(help="Tracked changes in a DOCX: 'accepted' (default) or 'original'.")
-    ] = "accepted",
+    view: ViewOption = View.accepted,
     we: Annotated[
         str | None,
         typer.Option(
@@ -88,7 +86,7 @@ def review(
         fail(
             f"{file.name}: a redline needs a DOCX (this is a {file.suffix.lstrip('.').lower()} file)", code=3
         )
-    result, reused = review_run(file, playbook=playbook, view=view, we=we, store=db)
+    result, reused = review_run(file, playbook=playbook, view=view.value, we=we, store=db)
     if reused:
         info(f"{result.document.name}: reusing stored version {result.version_id} (same bytes)")
     data = result.to_dict()

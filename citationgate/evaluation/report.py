@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -135,6 +135,28 @@ def _typeset_lines(t: dict[str, Any]) -> Iterator[str]:
         yield f"  - not withheld {d['id']} with {d['defect']} ({d['what']})"
 
 
+def _table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric: Sequence[bool], markdown: bool
+) -> Iterator[str]:
+    """A table with its header: Markdown for the published page, aligned columns for the terminal."""
+    if markdown:
+        yield "| " + " | ".join(header) + " |"
+        yield "|" + "|".join("---:" if n else "---" for n in numeric) + "|"
+        for row in rows:
+            yield "| " + " | ".join(row) + " |"
+        return
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        out = (c.rjust(w) if n else c.ljust(w) for c, w, n in zip(cells, widths, numeric, strict=True))
+        return "  ".join(out).rstrip()
+
+    yield line(header)
+    yield line(["-" * w for w in widths])
+    for row in rows:
+        yield line(row)
+
+
 def render_text(headline: dict[str, Any], details: dict[str, Any]) -> str:
     return "\n".join(_lines(headline, details, markdown=False))
 
@@ -194,24 +216,33 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
             f"span overlap {_pct(o['span_overlap'])}"
         )
         yield ""
-        if markdown:
-            yield (
-                "| category | playbook rules | present (experts) | precision | recall | F1 "
-                "| false absence | span overlap |"
-            )
-            yield "|---|---|---:|---:|---:|---:|---:|---:|"
-        for name, m in c["categories"].items():
-            row = (
-                name,
-                ", ".join(m["rules"]),
-                str(m["expert_present"]),
-                _pct(m["precision"]),
-                _pct(m["recall"]),
-                _pct(m["f1"]),
-                _pct(m["false_absence_rate"]),
-                _pct(m["span_overlap"]),
-            )
-            yield ("| " + " | ".join(row) + " |") if markdown else "  ".join(row)
+        yield from _table(
+            (
+                "category",
+                "playbook rules",
+                "present (experts)",
+                "precision",
+                "recall",
+                "F1",
+                "false absence",
+                "span overlap",
+            ),
+            [
+                (
+                    name,
+                    ", ".join(m["rules"]),
+                    str(m["expert_present"]),
+                    _pct(m["precision"]),
+                    _pct(m["recall"]),
+                    _pct(m["f1"]),
+                    _pct(m["false_absence_rate"]),
+                    _pct(m["span_overlap"]),
+                )
+                for name, m in c["categories"].items()
+            ],
+            numeric=(False, False, True, True, True, True, True, True),
+            markdown=markdown,
+        )
         yield ""
     if "facts" in headline:
         f = details["facts"]
@@ -222,12 +253,15 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
             f"{_pct(f['accuracy'])} (goal 95 %; a fact left undecided counts as not read)"
         )
         yield ""
-        if markdown:
-            yield "| fact | right | of | accuracy |"
-            yield "|---|---:|---:|---:|"
-        for name, m in f["per_fact"].items():
-            frow = (name, str(m["right"]), str(m["total"]), _pct(m["accuracy"]))
-            yield ("| " + " | ".join(frow) + " |") if markdown else "  ".join(frow)
+        yield from _table(
+            ("fact", "right", "of", "accuracy"),
+            [
+                (name, str(m["right"]), str(m["total"]), _pct(m["accuracy"]))
+                for name, m in f["per_fact"].items()
+            ],
+            numeric=(False, True, True, True),
+            markdown=markdown,
+        )
         yield ""
     if "answers" in headline:
         yield f"{h}Values against CUAD's normalised answers (all shared CUAD contracts with an answer)"
@@ -254,23 +288,31 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
         n = details["nda"]
         yield f"{h}NDAs (ContractNLI)"
         yield ""
-        if markdown:
-            yield (
-                "| hypothesis | playbook rule | mentioned (experts) | accuracy (mentioned vs not) "
-                "| precision | recall | evidence overlap |"
-            )
-            yield "|---|---|---:|---:|---:|---:|---:|"
-        for hyp, m in n["hypotheses"].items():
-            nli_row: tuple[str, ...] = (
-                f"{hyp} {m['short']}",
-                m["rule"],
-                str(m["mentioned"]),
-                _pct(m["accuracy"]),
-                _pct(m["precision"]),
-                _pct(m["recall"]),
-                _pct(m["evidence_overlap"]),
-            )
-            yield ("| " + " | ".join(nli_row) + " |") if markdown else "  ".join(nli_row)
+        yield from _table(
+            (
+                "hypothesis",
+                "playbook rule",
+                "mentioned (experts)",
+                "accuracy (mentioned vs not)",
+                "precision",
+                "recall",
+                "evidence overlap",
+            ),
+            [
+                (
+                    f"{hyp} {m['short']}",
+                    m["rule"],
+                    str(m["mentioned"]),
+                    _pct(m["accuracy"]),
+                    _pct(m["precision"]),
+                    _pct(m["recall"]),
+                    _pct(m["evidence_overlap"]),
+                )
+                for hyp, m in n["hypotheses"].items()
+            ],
+            numeric=(False, False, True, True, True, True, True),
+            markdown=markdown,
+        )
         yield ""
 
 

@@ -1,0 +1,140 @@
+"""One CLI grammar: formats, choices in help, readable usage lines, help as paragraphs, quiet pipes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from citationgate.cli import app
+from citationgate.evaluation.report import render_text
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_contracts"
+
+
+def _commands() -> list[tuple[list[str], typer.core.TyperCommand]]:
+    group = typer.main.get_command(app)
+    out = []
+    for name, cmd in group.commands.items():  # type: ignore[attr-defined]
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            out.extend(([name, s], c) for s, c in subs.items())
+        else:
+            out.append(([name], cmd))
+    return out
+
+
+COMMANDS = _commands()
+IDS = [" ".join(w) for w, _ in COMMANDS]
+
+
+@pytest.mark.parametrize(("words", "command"), COMMANDS, ids=IDS)
+def test_every_format_option_offers_table_and_json_and_defaults_to_table(
+    words: list[str], command: typer.core.TyperCommand
+) -> None:
+    """`table` for people (the default), `json` for pipes; md/csv only where a document is rendered."""
+    fmt = next((p for p in command.params if p.name == "fmt"), None)
+    if fmt is None:
+        return
+    choices = [str(c) for c in fmt.type_descriptor.choices or ()]  # type: ignore[attr-defined]
+    assert choices[:2] == ["table", "json"], (words, choices)
+    assert set(choices) <= {"table", "json", "md", "csv"}
+    assert str(fmt.default) == "table"
+
+
+@pytest.mark.parametrize(("words", "command"), COMMANDS, ids=IDS)
+def test_help_reads_as_words_and_paragraphs(words: list[str], command: typer.core.TyperCommand) -> None:
+    result = runner.invoke(app, [*words, "--help"], terminal_width=100)
+    assert result.exit_code == 0
+    usage = result.stdout.splitlines()[0]
+    assert usage.startswith(f"Usage: citationgate {' '.join(words)} [OPTIONS]")
+    assert "{" not in usage and "<" not in usage
+    for noise in ("<list[", "<str>", "<path>", "<int>", "<bool>"):
+        assert noise not in result.stdout, (words, noise)
+    # help paragraphs are wrapped to the terminal, never cut where the source had a line break
+    assert all(len(line) <= 100 for line in result.stdout.splitlines())
+
+
+def test_usage_lines_name_the_arguments() -> None:
+    def usage(*words: str) -> str:
+        return runner.invoke(app, [*words, "--help"]).stdout.splitlines()[0]
+
+    assert usage("reverify") == "Usage: citationgate reverify [OPTIONS] [REVIEW_ID] NEW_FILE"
+    assert usage("verify") == "Usage: citationgate verify [OPTIONS] PROPOSALS.json"
+    assert usage("diff") == "Usage: citationgate diff [OPTIONS] OLD [NEW]"
+    assert usage("schema") == "Usage: citationgate schema [OPTIONS] NAME"
+
+
+def test_choices_are_listed_in_help() -> None:
+    for command in ("ingest", "review"):
+        out = runner.invoke(app, [command, "--help"]).stdout
+        assert "--view <accepted|original>" in out
+        assert "--format <table|json" in out
+    assert "--db URL" in runner.invoke(app, ["coverage", "--help"]).stdout
+
+
+def test_help_text_is_not_markup() -> None:
+    """`[mcp]` is an extra's name: it survives into help, joined into its sentence."""
+    out = " ".join(runner.invoke(app, ["mcp", "--help"]).stdout.split())
+    assert "Needs the mcp extra: pip install 'citationgate[mcp]'." in out
+
+
+def test_ingest_speaks_table_like_every_command() -> None:
+    result = runner.invoke(app, ["ingest", str(SAMPLES / "meridian_msa.txt"), "--format", "text"])
+    assert result.exit_code == 2  # `text` was ingest's own word for the table
+    assert "sha256" in runner.invoke(app, ["ingest", str(SAMPLES / "meridian_msa.txt")]).stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["findings", "--list"],
+        ["audit"],
+        ["diff", str(SAMPLES / "meridian_msa.txt"), str(SAMPLES / "meridian_msa.txt")],
+    ],
+    ids=["findings --list", "audit", "diff"],
+)
+def test_a_closed_stdout_ends_quietly_with_the_conventional_status(args: list[str], db_path: Path) -> None:
+    """`citationgate audit | head` once printed `Error: internal error (BrokenPipeError)` and exit 70.
+    (Every command prints something, even to an empty store, so the first write meets the closed pipe.)"""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: `| head -0`
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from citationgate.cli import main; main()", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "CITATIONGATE_DB": str(db_path)},
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr.decode() == ""
+    assert done.returncode == 141  # 128 + SIGPIPE, as `yes | head` reports
+
+
+def test_eval_tables_have_headers() -> None:
+    headline = {"facts": {}}
+    details = {
+        "facts": {
+            "contracts": 2,
+            "right": 3,
+            "total": 4,
+            "accuracy": 0.75,
+            "per_fact": {
+                "governing_law": {"right": 2, "total": 2, "accuracy": 1.0},
+                "parties": {"right": 1, "total": 2, "accuracy": 0.5},
+            },
+        }
+    }
+    lines = render_text(headline, details).splitlines()
+    i = lines.index("fact           right  of  accuracy")
+    assert lines[i + 1] == "-------------  -----  --  --------"
+    assert lines[i + 2] == "governing_law      2   2    100.0%"
