@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from citationgate.cli import app
+from citationgate.cli import COMMANDS, app, load_all
 from citationgate.evaluation.report import render_text
 
 runner = CliRunner()
@@ -19,6 +20,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_contracts"
 
 
 def _commands() -> list[tuple[list[str], typer.core.TyperCommand]]:
+    load_all()
     group = typer.main.get_command(app)
     out = []
     for name, cmd in group.commands.items():  # type: ignore[attr-defined]
@@ -30,11 +32,11 @@ def _commands() -> list[tuple[list[str], typer.core.TyperCommand]]:
     return out
 
 
-COMMANDS = _commands()
-IDS = [" ".join(w) for w, _ in COMMANDS]
+COMMANDS_WALKED = _commands()
+IDS = [" ".join(w) for w, _ in COMMANDS_WALKED]
 
 
-@pytest.mark.parametrize(("words", "command"), COMMANDS, ids=IDS)
+@pytest.mark.parametrize(("words", "command"), COMMANDS_WALKED, ids=IDS)
 def test_every_format_option_offers_table_and_json_and_defaults_to_table(
     words: list[str], command: typer.core.TyperCommand
 ) -> None:
@@ -48,7 +50,7 @@ def test_every_format_option_offers_table_and_json_and_defaults_to_table(
     assert str(fmt.default) == "table"
 
 
-@pytest.mark.parametrize(("words", "command"), COMMANDS, ids=IDS)
+@pytest.mark.parametrize(("words", "command"), COMMANDS_WALKED, ids=IDS)
 def test_help_reads_as_words_and_paragraphs(words: list[str], command: typer.core.TyperCommand) -> None:
     result = runner.invoke(app, [*words, "--help"], terminal_width=100)
     assert result.exit_code == 0
@@ -138,3 +140,45 @@ def test_eval_tables_have_headers() -> None:
     i = lines.index("fact           right  of  accuracy")
     assert lines[i + 1] == "-------------  -----  --  --------"
     assert lines[i + 2] == "governing_law      2   2    100.0%"
+
+
+def test_the_lazy_listing_is_each_commands_own_help() -> None:
+    """`citationgate --help` lists commands from a registry (their modules load only when used); each
+    line is the command's own first paragraph, so the listing cannot drift from the help."""
+    from typer._click.utils import make_default_short_help
+
+    load_all()
+    group = typer.main.get_command(app)
+    for name, (_module, short) in COMMANDS.items():
+        command = group.get_command(None, name)  # type: ignore[attr-defined, arg-type]
+        assert command is not None, name
+        assert short == make_default_short_help(command.help or "", 10_000), name
+    listed = [w[0] for w, _ in COMMANDS_WALKED]
+    assert [n for n in COMMANDS if n != "playbooks"] == [n for n in dict.fromkeys(listed) if n in COMMANDS][
+        :-1
+    ]
+
+
+def test_help_imports_no_command_module() -> None:
+    """`citationgate --help` needs Typer and the registry only: no store, reader or playbook engine."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from citationgate.cli import main
+        sys.argv = ["citationgate", "--help"]
+        try:
+            main()
+        except SystemExit:
+            pass
+        heavy = {"sqlalchemy", "sqlmodel", "numpy", "pydantic", "playbooks", "pypdf", "docx", "lxml"}
+        heavy |= {"bm25s", "rapidfuzz", "mcp"}
+        print(sorted({m.split(".")[0] for m in sys.modules} & heavy), file=sys.stderr)
+        cli = [m for m in sys.modules if m.startswith("citationgate.cli.") and m != "citationgate.cli.app"]
+        print(sorted(cli), file=sys.stderr)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert "Commands:" in done.stdout
+    assert done.stderr.split() == ["[]", "[]"]

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from citationgate.cli import app
+from citationgate.cli import app, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -17,6 +17,7 @@ runner = CliRunner()
 
 
 def _commands() -> list[list[str]]:
+    load_all()  # command modules load lazily; walk them all
     group = typer.main.get_command(app)
     out: list[list[str]] = []
     for name, cmd in group.commands.items():  # type: ignore[attr-defined]

@@ -1,27 +1,106 @@
 """The `citationgate` command line: the only place that imports Typer.
 
-Each module below registers its commands on the one `app`; `main` is the console script.
+Each module registers its commands on the one `app`; `main` is the console script. Modules are imported
+only when one of their commands runs (`COMMANDS` below), so `citationgate --help` loads no store, reader
+or playbook engine, and `citationgate verify` none of the retrieval or playbook machinery. A module
+imported here eagerly (`from citationgate.cli import x as _x`) registers its commands as before.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 
-# The order of these imports is the order of the commands in `citationgate --help`.
-# isort: off
-from citationgate.cli import ingest as _ingest  # noqa: F401  (registers commands)
-from citationgate.cli import gate as _gate  # noqa: F401
-from citationgate.cli import review as _review  # noqa: F401
-from citationgate.cli import playbooks as _playbooks  # noqa: F401
-from citationgate.cli import reverify as _reverify  # noqa: F401
-from citationgate.cli import ask as _ask  # noqa: F401
-from citationgate.cli import answers as _answers  # noqa: F401
-from citationgate.cli import evaluate as _evaluate  # noqa: F401
-from citationgate.cli import agents as _agents  # noqa: F401
-from citationgate.cli import batch as _batch  # noqa: F401
+from citationgate.cli.app import EXIT_BROKEN_PIPE, app, quiet_stdout, register_lazy
 
-# isort: on
-from citationgate.cli.app import EXIT_BROKEN_PIPE, app, quiet_stdout
+#: command → (module that registers it, its one-line help as `citationgate --help` lists it), in the order
+#: of that listing. `tests/test_cli_grammar.py` checks each line against the command's own help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ingest": (
+        "citationgate.cli.ingest",
+        "Read a contract into its canonical text, store the version, and print a summary.",
+    ),
+    "coverage": (
+        "citationgate.cli.ingest",
+        "List every stored document version: hash, sections found/expected, fidelity, status and why.",
+    ),
+    "verify": (
+        "citationgate.cli.gate",
+        "Gate an outside agent's proposals: every quote located verbatim at real offsets, or rejected.",
+    ),
+    "findings": (
+        "citationgate.cli.gate",
+        "Print a stored review's findings (`findings REVIEW_ID`), or list reviews (`findings --list`).",
+    ),
+    "audit": (
+        "citationgate.cli.gate",
+        "List the audit log (every gate decision), or check that its hash chain is intact.",
+    ),
+    "review": (
+        "citationgate.cli.review",
+        "Review a contract against a playbook: every finding is a verified quote or a disclosed absence.",
+    ),
+    "reverify": (
+        "citationgate.cli.reverify",
+        "Re-verify every finding of an earlier review against a new version, exact only.",
+    ),
+    "diff": (
+        "citationgate.cli.reverify",
+        "Show what changed between two versions, clause by clause: renumbered, moved, changed (with the "
+        "words inserted and deleted), added, deleted.",
+    ),
+    "ask": (
+        "citationgate.cli.ask",
+        "Find the clauses that answer a plain-language question, with confidence and reasons.",
+    ),
+    "check-answer": (
+        "citationgate.cli.answers",
+        "Check every quoted passage of an answer against the verified record; withhold it if any fails.",
+    ),
+    "ledger": (
+        "citationgate.cli.answers",
+        "The claim-support ledger of a review: one row per atomic claim, with its passages, a support "
+        "label (supported | partial | unsupported | unverifiable), the words at issue, what to do about it "
+        "(keep | narrow | remove | review) and the source's authority.",
+    ),
+    "eval": (
+        "citationgate.cli.evaluate",
+        "Measure the engine on real annotated contracts (CUAD, ContractNLI) and print the results.",
+    ),
+    "mcp": ("citationgate.cli.agents", "Serve the engine to agents over the Model Context Protocol (stdio)."),
+    "schema": (
+        "citationgate.cli.agents",
+        "Print the JSON Schema of a published shape, generated from the models the code validates with.",
+    ),
+    "batch": (
+        "citationgate.cli.batch",
+        "Review a data room: every contract under PATH… (folders, files, a .zip, or a .csv/.jsonl manifest "
+        "with a 'path' column) on Dask, into one store.",
+    ),
+    "portfolio": (
+        "citationgate.cli.batch",
+        "A batch run as a portfolio: one row per contract, one column per clause type (outcome, key value, "
+        "its verified quote and pinpoint), counts per outcome, and the contracts withheld or failed with why.",
+    ),
+    "families": (
+        "citationgate.cli.batch",
+        "The same clause across a batch run: per clause type, families of near-identical located wording "
+        "(MinHash LSH confirmed by exact Jaccard ≥ --threshold), each with one representative quote and "
+        "every member's word diff to it; --documents adds near-duplicate documents (copies, versions, "
+        "amendments).",
+    ),
+    "playbooks": (
+        "citationgate.cli.playbooks",
+        "List, inspect, validate and test playbooks (the positions a review checks).",
+    ),
+}
+register_lazy(COMMANDS)
+
+
+def load_all() -> None:
+    """Import every command module (for tests and documentation that walk every command)."""
+    for module, _help in COMMANDS.values():
+        importlib.import_module(module)
 
 
 def main() -> None:
@@ -36,4 +115,4 @@ def main() -> None:
         raise
 
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "load_all", "main"]

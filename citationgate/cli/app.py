@@ -89,7 +89,72 @@ class _Command(TyperCommand):
                 param.__class__ = _Option
 
 
+#: command → (module, one-line help): commands whose module is imported only when they are used.
+_LAZY: dict[str, tuple[str, str]] = {}
+
+
+def register_lazy(commands: dict[str, tuple[str, str]]) -> None:
+    _LAZY.update(commands)
+
+
+def _build(name: str) -> Any:
+    """The click command `name` from what its module registered on `app` (imported just now)."""
+    import typer.main as typer_main
+
+    for info in app.registered_commands:
+        if (info.name or typer_main.get_command_name(info.callback.__name__)) == name:  # type: ignore[union-attr]
+            return typer_main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=None
+            )
+    for group in app.registered_groups:
+        if group.name == name:
+            return typer_main.get_group_from_info(
+                group,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                suggest_commands=app.suggest_commands,
+                rich_markup_mode=None,
+            )
+    return None
+
+
 class _Group(TyperGroup):
+    def list_commands(self, ctx: Any) -> list[str]:
+        names: list[str] = super().list_commands(ctx)
+        if self.name != "citationgate":
+            return names
+        return list(dict.fromkeys([*_LAZY, *names]))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is None and self.name == "citationgate" and cmd_name in _LAZY:
+            import importlib
+
+            importlib.import_module(_LAZY[cmd_name][0])
+            cmd = _build(cmd_name)
+            if cmd is not None:
+                self.add_command(cmd, cmd_name)
+        return cmd
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The listing of `citationgate --help`, from the registry: it imports no command module."""
+        if self.name != "citationgate":
+            return super().format_commands(ctx, formatter)
+        from typer._click.utils import make_default_short_help
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in _LAZY and name not in self.commands:
+                rows.append((name, make_default_short_help(_LAZY[name][1], limit)))
+            else:
+                cmd = self.get_command(ctx, name)
+                if cmd is not None and not cmd.hidden:
+                    rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+        return None
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
@@ -129,6 +194,12 @@ app = _App(
     add_completion=False,
     rich_markup_mode=None,  # help is plain text: "[mcp]" is an extra's name, not markup
 )
+
+
+@app.callback()
+def _root() -> None:
+    # A callback makes `app` a group even before any command module is imported (they load lazily).
+    pass
 
 
 def fail(message: str, *, code: int) -> NoReturn:

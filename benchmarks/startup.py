@@ -1,0 +1,146 @@
+"""Benchmark: start-up per command, and `verify` end to end against an in-process per-quote regex.
+
+    python benchmarks/startup.py             # every command's --help, and verify of 1,000 quotes on 1 MB
+    python benchmarks/startup.py --repeat 7  # more runs per measurement (the best is reported)
+
+Start-up: `citationgate --help` and `citationgate COMMAND --help` for every command, each a fresh process,
+against two baselines measured in the same run — a bare `python -c pass` and `python -c "import typer"`
+(the framework alone: a command cannot start faster than that). Goal: `citationgate --help` under 0.3 s.
+
+verify end to end: a seeded 1 MB contract-like document and 1,000 quotes from it (benchmarks/gate.py's
+mix: 70 % exact spans reflowed, 10 % typographic variants, 10 % one word changed, 10 % absent), written as
+a proposals file; `citationgate verify proposals.json --doc contract.txt --format json` in a fresh process
+with a fresh database (start-up, ingest, index, gate, and the review with its 1,000 findings and audit
+entries stored in one transaction), against the baseline of one whitespace-flexible regex per quote run
+inside this process over the text already in memory. Goal: verify ≥ 2× faster.
+
+Times are CPU seconds (user + system) of the child processes and of this process (`resource`), so other
+load on a shared machine does not distort the ratios; wall seconds are shown beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from gate import make_document, make_quotes  # noqa: E402  (benchmarks/gate.py's generators)
+
+CLI = [sys.executable, "-c", "from citationgate.cli import main; main()"]
+
+
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one fresh process."""
+    before, t = _child_cpu(), time.perf_counter()
+    done = subprocess.run(  # noqa: S603  (our own interpreter and arguments)
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+    )
+    wall = time.perf_counter() - t
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args[3:])}: exit {done.returncode}: {done.stderr.decode()[-500:]}")
+    return _child_cpu() - before, wall, done.returncode
+
+
+def best(args: list[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
+    runs = [run_child(args, env)[:2] for _ in range(repeat)]
+    return min(c for c, _ in runs), min(w for _, w in runs)
+
+
+def commands() -> list[list[str]]:
+    from citationgate.cli import COMMANDS
+
+    out = [[name] for name in COMMANDS if name != "playbooks"]
+    return [*out, ["playbooks", "list"]]
+
+
+def startup(env: dict[str, str], repeat: int) -> None:
+    bare = best([sys.executable, "-c", "pass"], env, repeat)
+    typer_only = best([sys.executable, "-c", "import typer"], env, repeat)
+    root = best([*CLI, "--help"], env, repeat)
+    print(f"start-up, best of {repeat} fresh processes (CPU s / wall s)")
+    print(f"  {'python -c pass':<32} {bare[0]:6.3f} / {bare[1]:6.3f}")
+    label = 'python -c "import typer"'
+    print(f"  {label:<32} {typer_only[0]:6.3f} / {typer_only[1]:6.3f}   (baseline)")
+    goal = "goal < 0.3 s: " + ("met" if root[0] < 0.3 else "NOT met")
+    print(
+        f"  {'citationgate --help':<32} {root[0]:6.3f} / {root[1]:6.3f}   "
+        f"{root[0] / typer_only[0]:.2f}× the framework alone; {goal} (CPU)"
+    )
+    for words in commands():
+        cpu, wall = best([*CLI, *words, "--help"], env, repeat)
+        name = f"citationgate {' '.join(words)} --help"
+        print(f"  {name:<32} {cpu:6.3f} / {wall:6.3f}   {cpu / typer_only[0]:.2f}×")
+
+
+def verify_end_to_end(env: dict[str, str], repeat: int) -> None:
+    text = make_document(1_000_000, seed=7)
+    quotes = make_quotes(text, 1000, seed=8)
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = Path(tmp) / "contract.txt"
+        doc.write_text(text, encoding="utf-8")
+        props = Path(tmp) / "proposals.json"
+        props.write_text(
+            json.dumps(
+                {
+                    "proposals": [
+                        {"id": f"q{i}", "claim": "benchmark", "citations": [{"quote": q.text}]}
+                        for i, q in enumerate(quotes)
+                    ]
+                }
+            ),
+            encoding="utf-8",
+        )
+        runs = []
+        for k in range(repeat):
+            db = Path(tmp) / f"run{k}.db"
+            args = [*CLI, "verify", str(props), "--doc", str(doc), "--format", "json", "--db", str(db)]
+            runs.append(run_child(args, env)[:2])
+        cpu, wall = min(c for c, _ in runs), min(w for _, w in runs)
+
+    def regex_once() -> float:
+        r0 = resource.getrusage(resource.RUSAGE_SELF)
+        for q in quotes:
+            pattern = re.compile(r"\s+".join(re.escape(tok) for tok in q.text.split()))
+            [m.span() for m in pattern.finditer(text)]
+        r1 = resource.getrusage(resource.RUSAGE_SELF)
+        return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+
+    baseline = min(regex_once() for _ in range(repeat))
+    print()
+    print(f"verify end to end: 1,000 quotes, {len(text):,} characters, best of {repeat} (CPU s / wall s)")
+    print(f"  {'per-quote regex, in-process':<32} {baseline:6.3f}            (baseline)")
+    print(f"  {'citationgate verify (a process)':<32} {cpu:6.3f} / {wall:6.3f}")
+    goal = "met" if baseline / cpu >= 2 else "NOT met"
+    print(f"  ratio: verify is {baseline / cpu:.2f}× the regex baseline's speed (goal ≥ 2×: {goal})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-verify", action="store_true", help="start-up only")
+    args = ap.parse_args()
+    env = {**os.environ, "CITATIONGATE_NO_SEMANTIC": "1"}
+    env.pop("CITATIONGATE_DB", None)
+    startup(env, args.repeat)
+    if not args.skip_verify:
+        verify_end_to_end(env, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
