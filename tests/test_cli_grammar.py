@@ -40,14 +40,16 @@ IDS = [" ".join(w) for w, _ in COMMANDS_WALKED]
 def test_every_format_option_offers_table_and_json_and_defaults_to_table(
     words: list[str], command: typer.core.TyperCommand
 ) -> None:
-    """`table` for people (the default), `json` for pipes; md/csv only where a document is rendered."""
+    """`table` for people (the default), `json` for pipes; document formats only where one is rendered
+    (`review`'s default follows its --out file's extension, else table)."""
     fmt = next((p for p in command.params if p.name == "fmt"), None)
     if fmt is None:
         return
     choices = [str(c) for c in fmt.type_descriptor.choices or ()]  # type: ignore[attr-defined]
     assert choices[:2] == ["table", "json"], (words, choices)
-    assert set(choices) <= {"table", "json", "md", "csv"}
-    assert str(fmt.default) == "table"
+    assert set(choices) <= {"table", "json", "md", "csv", "html", "docx", "issues-docx"}
+    out = next((p for p in command.params if p.name == "out"), None)
+    assert str(fmt.default) == "table" or (fmt.default is None and out is not None), (words, fmt.default)
 
 
 @pytest.mark.parametrize(("words", "command"), COMMANDS_WALKED, ids=IDS)

@@ -15,7 +15,8 @@ Exit codes (documented in the README):
      command killed by SIGPIPE does (128 + 13)
 
 One grammar for every command: `--format` takes `table` (the default, for people) or `json` (for pipes:
-stdout is nothing but the JSON), plus `md`/`csv` where a command also renders a document; choices are
+stdout is nothing but the JSON), plus document formats (md, csv, html, docx) where a command renders one
+(`review --out memo.md` takes the format from the extension); choices are
 listed in help (`--view <accepted|original>`), arguments are shown as words (`reverify [OPTIONS]
 [REVIEW_ID] NEW_FILE`), and help paragraphs are wrapped as paragraphs, never broken mid-sentence.
 """
