@@ -80,7 +80,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "portfolio": (
         "citationgate.cli.batch",
         "A batch run as a portfolio: one row per contract, one column per clause type (outcome, key value, "
-        "its verified quote and pinpoint), counts per outcome, and the contracts withheld or failed with why.",
+        "its verified quote and pinpoint), counts per outcome, and the contracts withheld or failed "
+        "with why.",
     ),
     "families": (
         "citationgate.cli.batch",

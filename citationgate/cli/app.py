@@ -75,6 +75,8 @@ class _Option(TyperOption):
 
     def display_type_rich(self, ctx: Any) -> str | None:
         shown = super().display_type_rich(ctx)
+        if shown and shown.startswith("<list[") and shown.endswith("]>"):  # a repeatable option: one value
+            shown = f"<{shown[6:-2]}>"
         return self._WORDS.get(shown or "", shown)
 
 
