@@ -166,12 +166,30 @@ def verify(
     view: str = "accepted",
     store: Store | str | None = None,
     source: str = "proposals",
+    write: bool = True,
 ) -> dict[str, Any]:
     """Gate an outside agent's `proposals` against the contract at `path` and store the result as a
     review (kind "verify"): the `verify --format json` value. `proposals` is the proposals JSON
     (`{"proposals": [...]}`), its list, or parsed `Proposal`s; malformed input raises `ProposalError`
-    naming the JSON path."""
+    naming the JSON path. `write=False` gates without storing anything (review id null)."""
+    if not write:
+        return verify_unstored(path, proposals, view=view, source=source)
     return verification_json(verify_run(path, proposals, view=view, store=store, source=source))
+
+
+def verify_unstored(path: str | Path, proposals: object, *, view: str, source: str) -> dict[str, Any]:
+    """`verify` for a look: the same JSON, nothing written (no version, review or audit entry)."""
+    from citationgate.gate import gate
+    from ingest.load import load_document
+
+    parsed = as_proposals(proposals, source=source)
+    document = load_document(Path(path), view=view)
+    result = gate(document, parsed)
+    return {
+        "review": {"id": None, "kind": "verify", "created_at": None},
+        "document": {"name": document.name, "text_sha256": document.text_sha256, "status": document.status},
+        "findings": [f.to_dict() for f in result.findings],
+    }
 
 
 def verify_run(
@@ -222,11 +240,16 @@ def review(
     view: str = "accepted",
     we: str | None = None,
     store: Store | str | None = None,
+    write: bool = True,
 ) -> dict[str, Any]:
     """Review the contract at `path` against a playbook (a built-in id or a YAML path), gate every
     proposal and store the review: the `review --format json` value. `we` names our party (its
-    defined term or name); by default it is inferred from the contract's words."""
-    return review_run(path, playbook=playbook, view=view, we=we, store=store)[0].to_dict()
+    defined term or name); by default it is inferred from the contract's words.
+
+    Nothing is stored twice: a stored review of the same version with the same playbook (by hash) whose
+    findings and summary come out identical is reused — its id returned, one audit entry recording this
+    run. `write=False` stores nothing at all (review id null)."""
+    return review_run(path, playbook=playbook, view=view, we=we, store=store, write=write)[0].to_dict()
 
 
 def review_run(
@@ -236,16 +259,64 @@ def review_run(
     view: str = "accepted",
     we: str | None = None,
     store: Store | str | None = None,
+    write: bool = True,
 ) -> tuple[ReviewResult, bool]:
-    """`review`, returning the `ReviewResult` and whether the document version was reused."""
+    """`review`, returning the `ReviewResult` and whether the document version was reused (stored before
+    from the same bytes; with `write=False`, nothing is stored and this is False)."""
+    from dataclasses import replace
+
+    from citationgate.review import finding_dict, store_review
     from citationgate.review import review as run_review
     from citationgate.versions import ingest_file
+    from ingest.load import load_document
     from playbooks import load_playbook
 
     pb = load_playbook(str(playbook))
+    if not write:
+        return run_review(load_document(Path(path), view=view), pb, we=we), False
     opened = open_store(store)
     version, reused = ingest_file(opened, Path(path), view=view)
-    return run_review(version.document, pb, store=opened, version_id=version.id, we=we), reused
+    result = run_review(version.document, pb, version_id=version.id, we=we)
+    findings = [finding_dict(f) for f in result.findings]
+    same = _same_review(opened, version.id, pb.sha256, findings, result.summary)
+    if same is None:
+        return store_review(opened, result), reused
+    from citationgate.audit import AuditEvent
+
+    opened.append_audit(
+        [
+            AuditEvent(
+                action="review",
+                result="reused",
+                actor=f"playbook:{pb.id}@{pb.version}",
+                document_sha256=version.document.text_sha256,
+                reason=f"the same inputs gave the same findings: review {same} reused, nothing stored twice",
+                payload={"review_id": same, "playbook_sha256": pb.sha256, "findings": len(findings)},
+            )
+        ]
+    )
+    return replace(result, review_id=same), reused
+
+
+def _same_review(
+    store: Store, version_id: int, playbook_sha256: str, findings: list[dict[str, Any]], summary: Any
+) -> int | None:
+    """A stored review of this version, by this playbook, with exactly these findings and summary."""
+    import json
+
+    def canonical(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+    want_findings, want_summary = canonical(findings), canonical(dict(summary))
+    for row in reversed(store.list_reviews()):
+        if row["kind"] != "review" or row["version_id"] != version_id:
+            continue
+        record = store.get_review(int(row["id"]))
+        if record.playbook_sha256 != playbook_sha256:
+            continue
+        if canonical(record.findings) == want_findings and canonical(record.summary) == want_summary:
+            return record.id
+    return None
 
 
 # ── stored findings ──────────────────────────────────────────────────────────────────────────────
@@ -338,17 +409,15 @@ def reverify_run(review_id: int, new_path: str | Path, *, store: Store | str | N
         playbook=playbook,
         previous_review_id=previous.id,
     )
+    # The same bytes stored before (by `ingest`, `review`, an earlier `reverify`) are that version again:
+    # reused, never stored twice, whichever document's lineage it was first stored in.
     existing = opened.find_version(source_sha256=new_doc.source_sha256, view=new_doc.view)
-    same_lineage = (
-        existing is not None
-        and existing.lineage == previous.version.lineage
-        and existing.document.text_sha256 == new_doc.text_sha256
-    )
+    identical = existing is not None and existing.document.text_sha256 == new_doc.text_sha256
     record = opened.write_review(
         kind="reverify",
         document=new_doc,
-        version_id=existing.id if same_lineage and existing is not None else None,
-        previous_version_id=None if same_lineage else previous.version.id,
+        version_id=existing.id if identical and existing is not None else None,
+        previous_version_id=None if identical else previous.version.id,
         findings=[f.to_record(previous.id) for f in result.findings],
         audit=result.audit,
         parent_review_id=previous.id,

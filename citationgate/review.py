@@ -56,6 +56,7 @@ __all__ = [
     "proposal_for",
     "review",
     "severity_at_least",
+    "store_review",
 ]
 
 #: Most severe first.
@@ -451,13 +452,19 @@ def review(
     )
     if store is None:
         return result
+    return store_review(store, result)
+
+
+def store_review(store: Store, result: ReviewResult) -> ReviewResult:
+    """Write a finished review — its findings and every audit entry — in one transaction."""
+    ref = result.playbook
     record = store.write_review(
         kind="review",
-        document=document,
-        findings=[finding_dict(f) for f in surfaced],
-        audit=audit,
-        version_id=version_id,
+        document=result.document,
+        findings=[finding_dict(f) for f in result.findings],
+        audit=result.audit,
+        version_id=result.version_id,
         playbook={"id": ref.id, "version": ref.version, "sha256": ref.sha256},
-        summary=summary,
+        summary=result.summary,
     )
     return replace(result, review_id=record.id, version_id=record.version.id)

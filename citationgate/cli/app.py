@@ -245,6 +245,13 @@ ViewOption = Annotated[
     View, typer.Option("--view", help="Tracked changes in a DOCX: read as accepted (default) or original.")
 ]
 
+NoStoreOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-store", help="A look without writing: nothing is stored (no version, review or audit entry)."
+    ),
+]
+
 DbOption = Annotated[
     str | None,
     typer.Option(

@@ -13,8 +13,18 @@ from typing import Annotated, Any
 
 import typer
 
-from citationgate.api import record_json, verification_json, verify_run
-from citationgate.cli.app import EXIT_GATE, DbOption, Format, ReportFormat, app, emit_json, fail, info
+from citationgate.api import record_json, verification_json, verify_run, verify_unstored
+from citationgate.cli.app import (
+    EXIT_GATE,
+    DbOption,
+    Format,
+    NoStoreOption,
+    ReportFormat,
+    app,
+    emit_json,
+    fail,
+    info,
+)
 from citationgate.errors import ProposalError
 from citationgate.proposals import parse_proposals
 from citationgate.store import Store
@@ -54,6 +64,7 @@ def verify(
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 if any finding was rejected (for pipelines).")
     ] = False,
+    no_store: NoStoreOption = False,
     db: DbOption = None,
 ) -> None:
     """Gate an outside agent's proposals: every quote located verbatim at real offsets, or rejected.
@@ -65,6 +76,20 @@ def verify(
     """
     # the file itself must be the documented object (the library also takes a bare list)
     data = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
+    if no_store:
+        look = verify_unstored(doc, data, view="accepted", source=proposals_file.name)
+        counts = status_counts(look["findings"])
+        if fmt is Format.json:
+            emit_json(look)
+        else:
+            d = look["document"]
+            typer.echo(f"verify (not stored)  {d['name']}  sha256 {d['text_sha256'][:12]}  {d['status']}")
+            for line in render_findings(look["findings"]):
+                typer.echo(line)
+            typer.echo(_summary_line(counts))
+        if strict and counts.get("rejected", 0):
+            raise typer.Exit(EXIT_GATE)
+        return
     done = verify_run(
         doc, data, store=db, source=proposals_file.name, summary={"proposals_file": proposals_file.name}
     )

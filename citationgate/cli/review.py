@@ -10,7 +10,17 @@ from typing import Annotated
 import typer
 
 from citationgate.api import review_run
-from citationgate.cli.app import EXIT_GATE, DbOption, ReportFormat, View, ViewOption, app, fail, info
+from citationgate.cli.app import (
+    EXIT_GATE,
+    DbOption,
+    NoStoreOption,
+    ReportFormat,
+    View,
+    ViewOption,
+    app,
+    fail,
+    info,
+)
 from citationgate.reports import one_line_summary
 from citationgate.reports.deliver import Deliverable, deliver, resolve_format
 from citationgate.reports.redline import render_redline
@@ -76,6 +86,7 @@ def review(
             "Default: inferred from the contract's own words, or left unresolved.",
         ),
     ] = None,
+    no_store: NoStoreOption = False,
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
@@ -86,7 +97,7 @@ def review(
         fail(
             f"{file.name}: a redline needs a DOCX (this is a {file.suffix.lstrip('.').lower()} file)", code=3
         )
-    result, reused = review_run(file, playbook=playbook, view=view.value, we=we, store=db)
+    result, reused = review_run(file, playbook=playbook, view=view.value, we=we, store=db, write=not no_store)
     if reused:
         info(f"{result.document.name}: reusing stored version {result.version_id} (same bytes)")
     data = result.to_dict()
