@@ -115,7 +115,8 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
         if not hits:
             continue
-        n = min(len(hits), 5) * (2 if k == 0 else 1)  # paying or buying is the plainest sign of the customer
+        # paying, buying or wanting to buy the services is the plainest sign of the customer
+        n = min(len(hits), 5) * (2 if k in (0, 3) else 1)
         if side == "buyer":
             buyer += n
         else:
