@@ -343,12 +343,17 @@ _JURIS_UPPER_RE = re.compile(
 )
 
 
+#: a country's name that is only part of a court's name: the court sits in the state named after it
+_COURT_NAME = re.compile(r"\s+(?:federal\s+)?(?:district|bankruptcy|circuit)\s+courts?\b", re.IGNORECASE)
+
+
 def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
     """Named jurisdictions by canonical name: "State of New York" → "New York", "England" → "England
     and Wales"."""
     hits = [
         Hit(value=_JURIS[m.group()], start=base + m.start(), end=base + m.end())
         for m in _JURIS_RE.finditer(text)
+        if not _COURT_NAME.match(text, m.end())  # "United States District Court for … Virginia"
     ]
     hits += [
         Hit(value=_JURIS_UPPER[m.group()], start=base + m.start(), end=base + m.end())

@@ -264,3 +264,11 @@ def test_eval_answers_compares_values_with_cuads_normalised_answers(tmp_path: Pa
     assert out["Governing Law"] == {"right": 1, "scored": 1, "unscored": 0, "accuracy": 1.0}
     assert out["Agreement Date"]["right"] == 1
     assert out["Renewal Term"]["unscored"] == 1  # an answer in a form the review does not read is not guessed
+
+
+def test_a_federal_courts_name_is_not_the_venue() -> None:
+    """'United States District Court for the Eastern District of Virginia' sits in Virginia."""
+    from playbooks.extract import find_jurisdictions
+
+    text = "the United States District Court for the Eastern District of Virginia"
+    assert [h.value for h in find_jurisdictions(text)] == ["Virginia"]
