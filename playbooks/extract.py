@@ -335,12 +335,20 @@ OTHER_JURISDICTIONS = {
     "United States": "United States",
 }  # fmt: skip
 _JURIS = {s: s for s in US_STATES} | OTHER_JURISDICTIONS
-_JURIS_ALT = "|".join(re.escape(k) for k in sorted(_JURIS, key=len, reverse=True))
-_JURIS_RE = re.compile(rf"\b(?:{_JURIS_ALT})\b")
+
+
+def _names(keys: Iterable[str]) -> str:
+    """An alternation of names in which a space matches any run of whitespace (PDF text reflows)."""
+    return "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(keys, key=len, reverse=True))
+
+
+def _key(found: str) -> str:
+    return " ".join(found.split())
+
+
+_JURIS_RE = re.compile(rf"\b(?:{_names(_JURIS)})\b")
 _JURIS_UPPER = {k.upper(): v for k, v in _JURIS.items()}
-_JURIS_UPPER_RE = re.compile(
-    rf"\b(?:{'|'.join(re.escape(k) for k in sorted(_JURIS_UPPER, key=len, reverse=True))})\b"
-)
+_JURIS_UPPER_RE = re.compile(rf"\b(?:{_names(_JURIS_UPPER)})\b")
 
 
 #: a country's name that is only part of a court's name: the court sits in the state named after it
@@ -351,12 +359,12 @@ def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
     """Named jurisdictions by canonical name: "State of New York" → "New York", "England" → "England
     and Wales"."""
     hits = [
-        Hit(value=_JURIS[m.group()], start=base + m.start(), end=base + m.end())
+        Hit(value=_JURIS[_key(m.group())], start=base + m.start(), end=base + m.end())
         for m in _JURIS_RE.finditer(text)
         if not _COURT_NAME.match(text, m.end())  # "United States District Court for … Virginia"
     ]
     hits += [
-        Hit(value=_JURIS_UPPER[m.group()], start=base + m.start(), end=base + m.end())
+        Hit(value=_JURIS_UPPER[_key(m.group())], start=base + m.start(), end=base + m.end())
         for m in _JURIS_UPPER_RE.finditer(text)
         if not _JURIS_RE.fullmatch(m.group())
     ]

@@ -47,6 +47,15 @@ def _gold_date(answer: str) -> tuple[int | None, int | None, int | None] | None:
     return year, mon, day
 
 
+def _effective(findings: Mapping[str, Finding]) -> Any:
+    """The effective date the review states, or the agreement's date where it says it takes effect then
+    ("effective as of the date first written above")."""
+    stated = _value(findings, "effective_date", "date")
+    if stated is None and _value(findings, "effective_date", "same_as_signing") is True:
+        return _value(findings, "agreement_date", "date")
+    return stated
+
+
 def _expiry(findings: Mapping[str, Finding]) -> Any:
     """The expiry date the review states, or the one its start date and term give ("three (3) years from
     the Effective Date"): the arithmetic a reader does, on two values each read with its quote."""
@@ -54,7 +63,7 @@ def _expiry(findings: Mapping[str, Finding]) -> Any:
     if stated is not None:
         return stated
     months = _value(findings, "expiration_date", "term_months")
-    start = _value(findings, "effective_date", "date") or _value(findings, "agreement_date", "date")
+    start = _effective(findings) or _value(findings, "agreement_date", "date")
     if (
         not isinstance(months, int | float)
         or not isinstance(start, str)
@@ -103,16 +112,19 @@ def _days(answer: str) -> float | None:
 
 
 def _same_law(answer: str, ours: Any) -> bool | None:
-    if not answer.strip():
-        return None
+    if not re.search(r"[A-Za-z]", answer):
+        return None  # redacted ("[* * *]"): nothing to compare with
     if not isinstance(ours, str) or not ours:
         return False
-    golds = {_norm_place(g) for g in re.split(r"[;,/]|\band\b", answer) if g.strip()}
-    return _norm_place(ours) in golds
+    golds = {_norm_place(g) for g in re.split(r"[;/]|,\s*(?=[A-Z])", answer) if g.strip()}
+    mine = _norm_place(ours)
+    # "England" and "England and Wales" name one law; "Province of Ontario, Canada" is Ontario
+    return any(mine == g or mine.startswith(g + " ") or g.startswith(mine + " ") for g in golds)
 
 
 def _norm_place(s: str) -> str:
-    return re.sub(r"^(?:the\s+)?(?:state|commonwealth)\s+of\s+", "", s.strip().lower())
+    s = re.sub(r"^(?:the\s+)?(?:state|commonwealth|province|republic)\s+of\s+", "", s.strip().lower())
+    return re.sub(r",?\s*(?:canada|usa|u\.s\.a\.|united\s+states)$", "", s).strip()
 
 
 def _close(gold: float | None, ours: Any, tolerance: float) -> bool | None:
@@ -127,7 +139,7 @@ def _close(gold: float | None, ours: Any, tolerance: float) -> bool | None:
 ANSWERS: Mapping[str, Callable[[str, Mapping[str, Finding]], bool | None]] = {
     "Governing Law": lambda a, f: _same_law(a, _value(f, "governing_law", "law")),
     "Agreement Date": lambda a, f: _same_date(a, _value(f, "agreement_date", "date")),
-    "Effective Date": lambda a, f: _same_date(a, _value(f, "effective_date", "date")),
+    "Effective Date": lambda a, f: _same_date(a, _effective(f)),
     "Expiration Date": lambda a, f: _same_date(a, _expiry(f)),
     "Renewal Term": lambda a, f: _close(_months(a), _value(f, "auto_renewal", "renewal_months"), 0.5),
     "Notice Period to Terminate Renewal": lambda a, f: _close(
