@@ -272,3 +272,15 @@ def test_a_federal_courts_name_is_not_the_venue() -> None:
 
     text = "the United States District Court for the Eastern District of Virginia"
     assert [h.value for h in find_jurisdictions(text)] == ["Virginia"]
+
+
+def test_a_partys_name_is_not_cut_at_the_and_inside_england_and_wales() -> None:
+    text = (
+        "THIS AGREEMENT is made between NORTHWIND DATA LIMITED, a company incorporated in England and Wales "
+        'with company number 1234 (the "Supplier"), and CALDER FOODS LIMITED, a company incorporated in '
+        'England and Wales (the "Customer"). The Supplier shall provide the Services. The Customer shall pay.'
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("Supplier", "NORTHWIND DATA LIMITED"),
+        ("Customer", "CALDER FOODS LIMITED"),
+    ]

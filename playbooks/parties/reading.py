@@ -115,11 +115,17 @@ def _windows(text: str) -> list[tuple[int, int]]:
 
 def _name_before(text: str, at: int, floor: int) -> str:
     """The legal name written just before a defined term: back to 'between', 'and', '(1)' or a ';'."""
-    seg = text[max(floor, at - 200) : at]
-    cut = max(
-        (m.end() for m in re.finditer(r"\b(?:between|among|and|BETWEEN|AND)\b\s*:?|\(\d\)|;|\n\s*\n", seg)),
-        default=0,
+    lo = max(floor, at - 400)
+    while 0 < lo < at and text[lo - 1].isalnum():  # never start inside a word
+        lo += 1
+    seg = text[lo:at]
+    # the name starts after "between", a "(1)", a ";", or the "and" that closes the party before it — not
+    # after the "and" inside "England and Wales"
+    starts = (
+        r"\b(?:between|among|BETWEEN|AMONG)\b\s*:?|\(\d\)|;|\n\s*\n"
+        r"|[)”\",]\s*,?\s*(?:and|AND)\b|^\s*(?:and|AND)\b"
     )
+    cut = max((m.end() for m in re.finditer(starts, seg)), default=0)
     name = seg[cut:].strip(" ,\n\t(")
     name = re.split(r",\s*(?:a|an|the)\s|\s*,\s*(?:with|whose|having|located|of)\b", name)[0]
     return " ".join(name.split())[:120]
