@@ -226,7 +226,12 @@ def as_proposals(proposals: object, *, source: str) -> list[Proposal]:
 def verification_json(done: Verification) -> dict[str, Any]:
     record, document = done.review, done.version.document
     return {
-        "review": {"id": record.id, "kind": record.kind, "created_at": record.created_at.isoformat()},
+        "review": {
+            "id": record.id,
+            "kind": record.kind,
+            "created_at": record.created_at.isoformat(),
+            "audit_head": record.audit_head.to_dict() if record.audit_head else None,
+        },
         "document": {"name": document.name, "text_sha256": document.text_sha256, "status": document.status},
         "findings": done.findings,
     }

@@ -126,6 +126,7 @@ class ReviewResult:
     fit: Mapping[str, Any] = field(
         default_factory=dict
     )  # {"fits": bool, "types": [...], "warning": str|None}
+    audit_head: Mapping[str, Any] | None = None  # the audit chain's head once stored (hash, entries)
 
     def to_dict(self) -> dict[str, Any]:
         """The `citationgate review --format json` shape."""
@@ -133,7 +134,12 @@ class ReviewResult:
         if self.contract_type is not None:
             document["type"] = self.contract_type.to_dict()
         return {
-            "review": {"id": self.review_id, "kind": "review", "playbook": self.playbook.to_dict()},
+            "review": {
+                "id": self.review_id,
+                "kind": "review",
+                "playbook": self.playbook.to_dict(),
+                "audit_head": dict(self.audit_head) if self.audit_head else None,
+            },
             "document": document,
             "fit": dict(self.fit),
             "roles": self.roles.to_dict() if self.roles is not None else None,
@@ -467,4 +473,5 @@ def store_review(store: Store, result: ReviewResult) -> ReviewResult:
         playbook={"id": ref.id, "version": ref.version, "sha256": ref.sha256},
         summary=result.summary,
     )
-    return replace(result, review_id=record.id, version_id=record.version.id)
+    head = record.audit_head.to_dict() if record.audit_head else None
+    return replace(result, review_id=record.id, version_id=record.version.id, audit_head=head)

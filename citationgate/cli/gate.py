@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -182,19 +183,50 @@ def findings(
     typer.echo(_summary_line(counts))
 
 
+class AuditAction(StrEnum):
+    head = "head"
+
+
 @app.command()
 def audit(
+    action: Annotated[
+        AuditAction | None,
+        typer.Argument(metavar="[head]", help="`head`: print the chain's head hash and entry count."),
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Verify the hash chain; exit 7 at the first broken link.")
     ] = False,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            metavar="HEAD",
+            help="With --check: a head printed earlier (HASH or HASH:COUNT) that must still be in the chain.",
+        ),
+    ] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Show only the last N entries.")] = None,
     db: DbOption = None,
 ) -> None:
-    """List the audit log (every gate decision), or check that its hash chain is intact."""
+    """List the audit log (every gate decision), print its head, or check that its hash chain is intact.
+
+    The check covers the record the chain speaks for too (every review's findings, summary and document
+    text). Keep the head `audit head` prints (or the `audit_head` a review prints) somewhere the database's
+    users cannot write, and check against it later with `--check --expect HEAD`: a chain cut short or
+    rewritten then fails. Set CITATIONGATE_AUDIT_KEY to make every hash an HMAC under that secret.
+    """
     store = Store.open(db)
+    if expect is not None and not check:
+        raise typer.BadParameter("--expect needs --check", param_hint="--expect")
+    if action is AuditAction.head:
+        head = store.head()
+        if fmt is Format.json:
+            emit_json(head.to_dict())
+        else:
+            typer.echo(f"{head.hash}:{head.entries}")
+        return
     if check:
-        count, broken = store.check_audit()
+        count, broken = store.check_audit(expect=expect)
         if fmt is Format.json:
             emit_json(
                 {
@@ -208,7 +240,8 @@ def audit(
                 raise typer.Exit(EXIT_AUDIT)
             return
         if broken is not None:
-            fail(f"audit chain broken at entry {broken.entry_id}: {broken.reason}", code=EXIT_AUDIT)
+            where = f" at entry {broken.entry_id}" if broken.entry_id is not None else ""
+            fail(f"audit chain broken{where}: {broken.reason}", code=EXIT_AUDIT)
         typer.echo(f"audit chain intact: {count} entries")
         return
     entries = store.audit_entries(limit=limit)
