@@ -68,7 +68,8 @@ def test_verify_json_shape(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {"review", "document", "findings"}
-    assert set(data["review"]) == {"id", "kind", "created_at"} and data["review"]["kind"] == "verify"
+    assert set(data["review"]) == {"id", "kind", "created_at", "audit_head"}
+    assert data["review"]["kind"] == "verify"
     assert data["document"]["name"] == "msa.txt" and data["document"]["status"] == "ready"
     f1, f2, f3 = data["findings"]
     for f in (f1, f2, f3):
