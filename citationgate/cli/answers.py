@@ -21,6 +21,7 @@ import typer
 from citationgate.answers import AnswerCheck, FindingsError, PassageCheck, parse_findings
 from citationgate.api import check_answer_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
+from citationgate.escape import csv_cell, markdown
 from citationgate.ledger import LedgerRow, build_ledger, summarize
 from citationgate.store import Store
 from citationgate.versions import ingest_file
@@ -254,12 +255,12 @@ def ledger_command(
         for r in rows:
             d: dict[str, Any] = r.to_dict()
             writer.writerow(
-                {k: (_passages_cell(r) if k == "passages" else d.get(k) or "") for k in _CSV_FIELDS}
+                {k: csv_cell(_passages_cell(r) if k == "passages" else d.get(k) or "") for k in _CSV_FIELDS}
             )
         typer.echo(buf.getvalue(), nl=False)
         return
     if fmt is LedgerFormat.md:
-        typer.echo(f"# Claim-support ledger — review {record.id} ({document.name})\n")
+        typer.echo(f"# Claim-support ledger — review {record.id} ({_md(document.name)})\n")
         typer.echo("| id | claim | support | action | authority | explanation | passages |")
         typer.echo("|---|---|---|---|---|---|---|")
         for r in rows:
@@ -285,4 +286,4 @@ def ledger_command(
 
 
 def _md(s: str) -> str:
-    return " ".join(s.split()).replace("|", "\\|")
+    return markdown(s)

@@ -23,20 +23,25 @@ listed in help (`--view <accepted|original>`), arguments are shown as words (`re
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, NoReturn
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, NoReturn, TextIO
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.models import CommandFunctionType
 
+from citationgate.escape import terminal
 from ingest.errors import CitationGateError
 
 EXIT_GATE = 1
+EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for `yes | head`
 
@@ -120,6 +125,52 @@ def _build(name: str) -> Any:
     return None
 
 
+class _EscapingStream(io.TextIOBase):
+    """stdout/stderr with every control and bidi-override character shown as a visible escape
+    (`citationgate.escape.terminal`): whatever a document, a proposal or a file name holds, nothing it
+    says reaches the terminal as a command. JSON output is unchanged for a JSON reader (the escape is
+    JSON's own spelling)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, s: str) -> int:
+        if not isinstance(s, str):
+            raise TypeError("text only")  # so Click treats this as the text stream it is
+        self._inner.write(terminal(s))
+        return len(s)
+
+    def flush(self) -> None:
+        self._inner.flush()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._inner, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self._inner, "errors", None)
+
+    def isatty(self) -> bool:
+        return self._inner.isatty()
+
+    def fileno(self) -> int:
+        return self._inner.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+
+@contextmanager
+def _escaped_output() -> Iterator[None]:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _EscapingStream(out), _EscapingStream(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 class _Group(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         names: list[str] = super().list_commands(ctx)
@@ -159,6 +210,10 @@ class _Group(TyperGroup):
         return None
 
     def invoke(self, ctx: Any) -> Any:
+        with _escaped_output():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:  # `| head` closed stdout: stop quietly, once, with the conventional status
@@ -208,6 +263,18 @@ def _root() -> None:
 def fail(message: str, *, code: int) -> NoReturn:
     typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def check_out_path(path: Path, *, option: str = "--out") -> None:
+    """Refuse an output path that cannot be written before any work is done or stored (exit 2)."""
+    parent = path.parent if str(path.parent) else Path()
+    if path.is_dir():
+        fail(f"{option} {path}: is a folder (expected a file to write)", code=EXIT_USAGE)
+    if not parent.is_dir():
+        fail(f"{option} {path}: the folder {parent} does not exist; nothing was done", code=EXIT_USAGE)
+    target = path if path.exists() else parent
+    if not os.access(target, os.W_OK):
+        fail(f"{option} {path}: not writable; nothing was done", code=EXIT_USAGE)
 
 
 def info(message: str) -> None:

@@ -27,6 +27,7 @@ from citationgate.cli.app import (
     info,
 )
 from citationgate.errors import ProposalError
+from citationgate.escape import markdown
 from citationgate.proposals import parse_proposals
 from citationgate.store import Store
 from citationgate.verification import status_counts
@@ -171,7 +172,7 @@ def findings(
         typer.echo(review_memo(record_data(record)), nl=False)
         return
     if fmt is ReportFormat.md:
-        typer.echo(f"# Review {record.id} ({record.kind}): {doc.name}\n")
+        typer.echo(f"# Review {record.id} ({record.kind}): {markdown(doc.name)}\n")
         typer.echo(f"Document SHA-256 `{doc.text_sha256}`, status {doc.status}.\n")
         for line in render_markdown(record.findings):
             typer.echo(line)
@@ -330,20 +331,20 @@ def render_markdown(findings: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     for f in findings:
         pid = f.get("proposal_id")
         shown = f"{f.get('id')} ({pid})" if pid and pid != f.get("id") else str(f.get("id"))
-        yield f"## {shown} — {f.get('status')} (supervision {f.get('supervision')})\n"
-        yield f"{_one_line(str(f.get('claim', '')))}\n"
+        yield f"## {markdown(shown)} — {f.get('status')} (supervision {f.get('supervision')})\n"
+        yield f"{markdown(str(f.get('claim', '')))}\n"
         if f.get("evidence") == "absence":
             searched = f.get("searched") or {}
-            terms = ", ".join(searched.get("searched", []))
+            terms = ", ".join(markdown(str(t)) for t in searched.get("searched", []))
             yield "**Absence finding — not quote-verified.** "
-            yield f"Searched for {searched.get('requirement', '')}: {terms}.\n"
+            yield f"Searched for {markdown(str(searched.get('requirement', '')))}: {terms}.\n"
             continue
         for c in f.get("citations") or []:
             if c.get("text") is not None:
-                yield f"- {c.get('status')} ({c.get('match')}), {_where(c)}:"
-                yield f"  > {_one_line(str(c['text']))}"
+                yield f"- {c.get('status')} ({c.get('match')}), {markdown(_where(c))}:"
+                yield f"  > {markdown(str(c['text']))}"
             else:
-                yield f"- {c.get('status')}: {_one_line(str(c.get('reason', '')))}"
+                yield f"- {c.get('status')}: {markdown(str(c.get('reason', '')))}"
             for flag in c.get("flags") or []:
-                yield f"  - flag: {flag}"
+                yield f"  - flag: {markdown(str(flag))}"
         yield ""

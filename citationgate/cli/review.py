@@ -18,6 +18,7 @@ from citationgate.cli.app import (
     View,
     ViewOption,
     app,
+    check_out_path,
     fail,
     info,
 )
@@ -90,6 +91,9 @@ def review(
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
+    for path in (out, redline):
+        if path is not None:
+            check_out_path(path, option="--out" if path is out else "--redline")  # before any work
     chosen = resolve_format(fmt.value if fmt else None, out)
     if redline is not None and redline.suffix.lower() != ".docx":
         raise typer.BadParameter(f"{redline.name}: a redline is a .docx file", param_hint="--redline")

@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from citationgate.escape import markdown
 from citationgate.reports.findings import (
     ABSENCE_DISCLOSURE,
     by_severity,
@@ -28,12 +29,9 @@ __all__ = ["render_markdown"]
 
 
 # ── Markdown memo ────────────────────────────────────────────────────────────────────────────────
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
-
-
 def _md(text: str) -> str:
     """Escape Markdown so the text renders as itself, on one line (blockquotes keep their lines)."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return markdown(text)
 
 
 _LIST_START = re.compile(r"^(\d+)([.)])(\s)|^([-+])(\s)")
