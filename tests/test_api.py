@@ -31,13 +31,22 @@ def cli_json(*args: str) -> dict[str, Any]:
 
 def _without_run_ids(data: Any) -> Any:
     """The same value apart from what names one run: review ids, creation times, the audit link."""
-    run_keys = {"id", "created_at", "review_id", "parent_review_id", "previous_review", "version_id"}
+    run_keys = {
+        "id",
+        "created_at",
+        "review_id",
+        "parent_review_id",
+        "previous_review",
+        "version_id",
+        "audit_head",
+    }
     if isinstance(data, dict):
         # a finding's id ("F3") is part of the value; a review's or version's number is not
         return {
             k: _without_run_ids(v)
             for k, v in data.items()
-            if k not in run_keys or isinstance(v, dict | list) or (k == "id" and isinstance(v, str))
+            if k != "audit_head"  # the chain's head after this run's entries
+            and (k not in run_keys or isinstance(v, dict | list) or (k == "id" and isinstance(v, str)))
         }
     if isinstance(data, list):
         return [_without_run_ids(v) for v in data]
