@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from citationgate.errors import ProposalError
 from citationgate.model import AbsenceEvidence, CitationRequest, Proposal
+from citationgate.untrusted import MAX_PROPOSALS, MAX_QUOTE_CHARS
 
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 NonEmpty = Annotated[StrictStr, Field(min_length=1)]
@@ -32,8 +33,9 @@ class CitationIn(BaseModel):
 
     model_config = _STRICT
     quote: StrictStr = Field(
+        max_length=MAX_QUOTE_CHARS,
         description="The contract's words, copied verbatim (at least 10 characters; an ellipsis "
-        "marks an omission and each piece must be found in order)."
+        "marks an omission and each piece must be found in order).",
     )
     section: StrictStr | None = Field(default=None, description="The clause label or heading, e.g. '11.2'.")
     page: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="PDF page, from 1.")
@@ -111,6 +113,11 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
     items = data["proposals"]
     if not isinstance(items, list):
         raise ProposalError(f"{source}: proposals: expected a list, got {_json_type(items)}")
+    if len(items) > MAX_PROPOSALS:
+        raise ProposalError(
+            f"{source}: proposals: {len(items):,} proposals is over the limit of {MAX_PROPOSALS:,} "
+            "in one file"
+        )
     out: list[Proposal] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(items):

@@ -67,9 +67,9 @@ _REL_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 #: A DOCX with more parts than this is refused (a real contract has tens, at most a few hundred).
 MAX_MEMBERS = 10_000
 #: The parts of a DOCX may declare at most this many inflated bytes in total (zip-bomb guard).
-MAX_INFLATED_BYTES = 1 << 30
+MAX_INFLATED_BYTES = 256 << 20
 #: One XML part read may inflate to at most this many bytes.
-MAX_PART_BYTES = 256 << 20
+MAX_PART_BYTES = 64 << 20
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _SEP_AFTER_BODY = "\n\n"

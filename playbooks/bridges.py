@@ -19,6 +19,7 @@ import Stemmer
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from playbooks import bounded_yaml
 from playbooks.errors import PlaybookError
 
 BRIDGES_FILE = Path(__file__).with_name("bridges.yaml")
@@ -165,7 +166,7 @@ def load_bridges(extra: Mapping[str, Any] | str | Path | None = None, *, base: b
         if isinstance(extra, str | Path):
             path = Path(extra)
             try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                data = bounded_yaml.load(path.read_text(encoding="utf-8"))
             except (OSError, yaml.YAMLError) as exc:
                 raise BridgeError(f"{path.name}: cannot read bridges ({exc})") from None
             source = path.name
@@ -181,7 +182,7 @@ def load_bridges(extra: Mapping[str, Any] | str | Path | None = None, *, base: b
 @lru_cache(maxsize=1)
 def _shipped_specs() -> dict[str, _BridgeSpec]:
     try:
-        data = yaml.safe_load(BRIDGES_FILE.read_text(encoding="utf-8"))
+        data = bounded_yaml.load(BRIDGES_FILE.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BridgeError(f"{BRIDGES_FILE.name}: cannot read the shipped bridges ({exc})") from None
     return _parse_bridges(data, BRIDGES_FILE.name)

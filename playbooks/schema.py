@@ -21,9 +21,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from playbooks.bounded_yaml import BoundedLoader, too_large
 from playbooks.errors import PlaybookError
 from playbooks.extract import BOOL_CUES, CUES, EXCLUSION_TRIGGERS
 from playbooks.predicates import FieldKind, Predicate, PredicateSyntaxError, parse_predicate
+from playbooks.regex_safety import backtracking_risk
 
 __all__ = [
     "OUTCOMES",
@@ -338,7 +340,9 @@ Marks = dict[tuple[str | int, ...], int]
 
 
 def _compose(text: str, name: str) -> tuple[Any, Marks]:
-    loader = yaml.SafeLoader(text)
+    if (why := too_large(text)) is not None:
+        raise PlaybookError(f"{name}: {why}")
+    loader = BoundedLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -463,9 +467,17 @@ def _compile(
             words = [re.escape(w) for w in pattern.split()]
             return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b", re.IGNORECASE)
         try:
-            return re.compile(pattern, re.IGNORECASE)
+            compiled = re.compile(pattern, re.IGNORECASE)
         except re.error as exc:
             raise fail(loc, f"invalid regular expression {pattern!r} ({exc})") from None
+        risk = backtracking_risk(pattern)
+        if risk is not None:
+            raise fail(
+                loc,
+                f"regular expression {pattern!r} can backtrack catastrophically: {risk}; bound the inner "
+                "repetition, or make it atomic (?>…) or possessive (*+, ++)",
+            )
+        return compiled
 
     def rxs(
         patterns: list[str], loc: tuple[str | int, ...], *, literal: bool = False

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,6 +23,7 @@ from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fa
 from citationgate.escape import csv_cell, markdown
 from citationgate.ledger import LedgerRow, build_ledger, summarize
 from citationgate.store import Store
+from citationgate.untrusted import read_json_file
 from citationgate.versions import ingest_file
 from ingest.document import Document
 from ingest.errors import CorruptFileError, MissingFileError
@@ -58,21 +58,7 @@ def read_answer(path: Path) -> str:
 
 def read_findings_file(path: Path) -> object:
     """Decode a findings JSON file (`verify`/`review`/`findings --format json` output)."""
-    name = path.name
-    if not path.is_file():
-        raise MissingFileError(f"{name}: no such file")
-    try:
-        raw = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise FindingsError(f"{name}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise MissingFileError(f"{name}: cannot be read ({exc.strerror})") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise FindingsError(
-            f"{name}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+    return read_json_file(path, error=FindingsError)
 
 
 def _document_by_text_sha(store: Store, data: object) -> Document | None:

@@ -157,6 +157,11 @@ class _EscapingStream(io.TextIOBase):
     def fileno(self) -> int:
         return self._inner.fileno()
 
+    @property
+    def buffer(self) -> Any:
+        """The raw byte stream, for a protocol that speaks bytes (the MCP server's stdio): not escaped."""
+        return self._inner.buffer
+
     def writable(self) -> bool:
         return True
 

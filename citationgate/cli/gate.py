@@ -6,7 +6,6 @@ verified offsets (whitespace runs shown as one space); a proposer's wording is n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -30,8 +29,8 @@ from citationgate.errors import ProposalError
 from citationgate.escape import markdown
 from citationgate.proposals import parse_proposals
 from citationgate.store import Store
+from citationgate.untrusted import read_json_file
 from citationgate.verification import status_counts
-from ingest.errors import MissingFileError
 
 EXIT_AUDIT = 7
 _DELIVERABLES = (ReportFormat.html, ReportFormat.csv, ReportFormat.issues_docx, ReportFormat.docx)
@@ -39,21 +38,7 @@ _DELIVERABLES = (ReportFormat.html, ReportFormat.csv, ReportFormat.issues_docx, 
 
 def read_proposals_file(path: Path) -> object:
     """Decode a proposals file; errors name the file (`ProposalError`, exit 4)."""
-    name = path.name
-    if not path.is_file():
-        raise MissingFileError(f"{path}: no such file")
-    try:
-        raw = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ProposalError(f"{name}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise MissingFileError(f"{name}: cannot be read ({exc.strerror})") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ProposalError(
-            f"{name}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+    return read_json_file(path, error=ProposalError)
 
 
 @app.command()

@@ -10,7 +10,6 @@ view; `diff REDLINE.docx` compares its original view with its accepted view.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,8 +29,8 @@ from citationgate.reverify import (
 )
 from citationgate.reverify import reverify as run_reverify
 from citationgate.store import Store
+from citationgate.untrusted import read_json_file
 from ingest.document import Document
-from ingest.errors import MissingFileError
 from ingest.load import load_document
 
 EXIT_USAGE = 2
@@ -39,20 +38,7 @@ EXIT_USAGE = 2
 
 def read_findings_file(path: Path) -> object:
     """Decode a findings JSON file; errors name the file (`FindingsError`, exit 4)."""
-    if not path.is_file():
-        raise MissingFileError(f"{path.name}: no such file")
-    try:
-        raw = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise FindingsError(f"{path.name}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise MissingFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise FindingsError(
-            f"{path.name}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+    return read_json_file(path, error=FindingsError)
 
 
 @app.command()
