@@ -28,7 +28,8 @@ from sqlmodel import Field, Session, SQLModel, select
 
 from citationgate.audit import AuditEvent
 from citationgate.errors import NotFoundError, StoreError
-from citationgate.store import Store, _redact
+from citationgate.store import Store
+from citationgate.store.connection import redact as _redact
 from ingest.document import Document
 
 __all__ = [

@@ -11,7 +11,6 @@ The database is chosen by `--db` or `CITATIONGATE_DB` (a path or a SQLAlchemy UR
 """
 
 from citationgate.store.connection import ENV_VAR, default_db_path, resolve_url
-from citationgate.store.connection import redact as _redact  # for citationgate.store_runs
 from citationgate.store.database import ReviewRecord, Store, VersionRecord
 from citationgate.store.record import RecordAlteredError
 
