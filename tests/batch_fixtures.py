@@ -126,6 +126,7 @@ def snapshot(url: str) -> dict[str, Any]:
         payload = dict(e["payload"]) if isinstance(e["payload"], dict) else e["payload"]
         if isinstance(payload, dict):
             payload.pop("review_id", None)
+            payload.pop("review_sha256", None)  # covers the review id: names the run too
         fields = {k: e[k] for k in ("action", "result", "actor", "document_sha256", "rule", "reason")}
         audit.append(json.dumps({**fields, "payload": payload}, sort_keys=True))
     docs = sorted((d["key"], d["status"], d["reason"]) for d in runs.documents())
