@@ -32,7 +32,7 @@ def terminal(text: str) -> str:
 
 
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]#|!~>])")
-_MD_LINE_START = re.compile(r"^(?:(\d+)([.)])|([-+=]))")
+_MD_LINE_START = re.compile(r"^(?:(\d+)([.)])|([-+=]))(?=\s|$)")  # a list marker, or a rule
 
 
 def markdown(text: str) -> str:
