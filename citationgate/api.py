@@ -300,7 +300,8 @@ def review_run(
             )
         ]
     )
-    return replace(result, review_id=same), reused
+    head = opened.get_review(same).audit_head  # the head that review was written under, as first printed
+    return replace(result, review_id=same, audit_head=head.to_dict() if head else None), reused
 
 
 def _same_review(

@@ -34,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "audit": (
         "citationgate.cli.gate",
-        "List the audit log (every gate decision), or check that its hash chain is intact.",
+        "List the audit log (every gate decision), print its head, or check that its hash chain is intact.",
     ),
     "review": (
         "citationgate.cli.review",
