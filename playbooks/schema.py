@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from playbooks.bounded_yaml import BoundedLoader, too_large
 from playbooks.errors import PlaybookError
 from playbooks.extract import BOOL_CUES, CUES, EXCLUSION_TRIGGERS
+from playbooks.locator.categories import CATEGORIES
 from playbooks.predicates import FieldKind, Predicate, PredicateSyntaxError, parse_predicate
 from playbooks.regex_safety import backtracking_risk
 
@@ -95,6 +96,16 @@ class LocateModel(_Strict):
     # weaker language that may be the clause: when nothing is located but a hint matches, the outcome is
     # needs_review quoting the hint (never "missing" while a plausible passage exists)
     hints: list[str] = Field(default_factory=list)
+    # the clause category (CUAD-style, one of `playbooks.locator.CATEGORIES`) whose learned head backs this
+    # clause: its top passages are candidates beside the patterns' and headings'
+    category: str | None = None
+
+    @field_validator("category")
+    @classmethod
+    def _known_category(cls, v: str | None) -> str | None:
+        if v is not None and v not in CATEGORIES:
+            raise ValueError(f"unknown locator category {v!r} (expected one of: {', '.join(CATEGORIES)})")
+        return v
 
 
 class PositionModel(_Strict):
