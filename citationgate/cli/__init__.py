@@ -90,6 +90,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "every member's word diff to it; --documents adds near-duplicate documents (copies, versions, "
         "amendments).",
     ),
+    "train": (
+        "citationgate.cli.train",
+        "Train the models that ship in the package (needs the `train` extra: scikit-learn).",
+    ),
     "playbooks": (
         "citationgate.cli.playbooks",
         "List, inspect, validate and test playbooks (the positions a review checks).",

@@ -1,0 +1,189 @@
+"""The shipped locator: weights read once from the package (plain arrays, no pickle), scores in numpy."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ingest.document import Document
+from ingest.errors import CitationGateError
+from playbooks.locator.features import Block
+from playbooks.locator.units import cut_units
+from playbooks.passages import Passages
+
+__all__ = ["WEIGHTS", "LocatedPassage", "Locator", "LocatorError", "Scan", "load_locator"]
+
+#: The weights file shipped in the package (built by `citationgate train locator`).
+WEIGHTS = Path(__file__).with_name("weights") / "locator.npz"
+FORMAT = 1
+
+FloatArray = npt.NDArray[np.float32]
+
+
+class LocatorError(CitationGateError):
+    """The locator's weights file (or its training data) is missing, unreadable or of another format."""
+
+    exit_code = 3
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LocatedPassage:
+    """A unit of the document the locator ranked for a category: `text[start:end]` is the passage."""
+
+    start: int
+    end: int
+    score: float  # the category head's probability, 0..1
+    rank: int  # 1 = the best passage of the document for the category
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "score": round(self.score, 4), "rank": self.rank}
+
+
+class Scan:
+    """One document's units and their scores for every category (computed once, read many times)."""
+
+    def __init__(self, locator: Locator, units: Sequence[tuple[int, int]], scores: FloatArray) -> None:
+        self.locator = locator
+        self.units = tuple(units)
+        self.scores = scores  # [n_units, n_categories]
+
+    def best(self, category: str) -> float:
+        """The highest probability of any unit for `category` (0.0 for an empty document)."""
+        col = self.locator.column(category)
+        return float(self.scores[:, col].max()) if len(self.units) else 0.0
+
+    def top(self, category: str, *, k: int = 5, min_score: float = 0.0) -> list[LocatedPassage]:
+        """The `k` best units for `category`, best first, with their rank in the whole document."""
+        if not self.units:
+            return []
+        col = self.scores[:, self.locator.column(category)]
+        order = np.argsort(-col, kind="stable")[:k]
+        return [
+            LocatedPassage(start=self.units[i][0], end=self.units[i][1], score=float(col[i]), rank=r + 1)
+            for r, i in enumerate(order)
+            if col[i] >= min_score
+        ]
+
+    def at(self, category: str, start: int, end: int) -> LocatedPassage | None:
+        """The best-scoring unit overlapping `[start, end)`, with its rank in the document."""
+        if not self.units:
+            return None
+        col = self.scores[:, self.locator.column(category)]
+        hits = [i for i, (a, b) in enumerate(self.units) if a < end and start < b]
+        if not hits:
+            return None
+        i = max(hits, key=lambda j: col[j])
+        rank = int((col > col[i]).sum()) + 1
+        return LocatedPassage(start=self.units[i][0], end=self.units[i][1], score=float(col[i]), rank=rank)
+
+
+class Locator:
+    """One logistic-regression head per clause category over TF-IDF word and character n-grams.
+
+    `score(texts)` → `[n_texts, n_categories]` probabilities; `scan(document)` scores the document's own
+    units; `thresholds[c]` is the probability above which category c counts as present (chosen by grouped
+    cross-validation at training time).
+    """
+
+    def __init__(self, arrays: Any) -> None:
+        meta = json.loads(bytes(arrays["meta"]).decode("utf-8"))
+        if meta.get("format") != FORMAT:
+            raise LocatorError(f"locator weights: format {meta.get('format')!r}, expected {FORMAT}")
+        self.meta: dict[str, Any] = meta
+        self.version: str = meta["version"]
+        self.categories: tuple[str, ...] = tuple(meta["categories"])
+        self._column = {c: i for i, c in enumerate(self.categories)}
+        self.blocks = [
+            Block(
+                kind=b["kind"],
+                vocab=bytes(arrays[f"{b['name']}_vocab"]).decode("utf-8").split("\n"),
+                idf=arrays[f"{b['name']}_idf"],
+                lo=b["lo"],
+                hi=b["hi"],
+            )
+            for b in meta["blocks"]
+        ]
+        self._offsets = np.cumsum([0, *(len(b) for b in self.blocks)])
+        coef = arrays["coef_q"].astype(np.float32) * arrays["coef_scale"].astype(np.float32)[None, :]
+        if coef.shape != (int(self._offsets[-1]), len(self.categories)):
+            raise LocatorError(f"locator weights: coefficient matrix of shape {coef.shape} does not fit")
+        self.coef: FloatArray = coef
+        self.intercept: FloatArray = arrays["intercept"].astype(np.float32)
+        self.thresholds: FloatArray = arrays["thresholds"].astype(np.float32)
+
+    def column(self, category: str) -> int:
+        try:
+            return self._column[category]
+        except KeyError:
+            raise KeyError(f"the locator has no head for {category!r}") from None
+
+    def threshold(self, category: str) -> float:
+        return float(self.thresholds[self.column(category)])
+
+    def logits(self, texts: Sequence[str]) -> FloatArray:
+        n = len(texts)
+        out = np.tile(self.intercept, (n, 1)).astype(np.float32)
+        if n == 0:
+            return out
+        cols: list[npt.NDArray[np.int64]] = []
+        vals: list[npt.NDArray[np.float64]] = []
+        sizes = np.zeros(n, dtype=np.int64)
+        for r, t in enumerate(texts):
+            for off, block in zip(self._offsets, self.blocks, strict=False):
+                c, v = block.row(t)
+                cols.append(c + off)
+                vals.append(v)
+                sizes[r] += len(c)
+        if sizes.sum():
+            contrib = self.coef[np.concatenate(cols)] * np.concatenate(vals).astype(np.float32)[:, None]
+            filled = np.flatnonzero(sizes)
+            starts = np.concatenate(([0], np.cumsum(sizes[filled])[:-1]))
+            out[filled] += np.add.reduceat(contrib, starts, axis=0)
+        return out
+
+    def score(self, texts: Sequence[str]) -> FloatArray:
+        """Probabilities `[len(texts), len(categories)]` that each text is a clause of each category."""
+        z = self.logits(texts)
+        return (1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))).astype(np.float32)
+
+    def scan_text(self, text: str, passages: Passages | None = None) -> Scan:
+        """Score the units of `text` (cut from `passages`, or from the text's own passages)."""
+        ps = passages if passages is not None else Passages(text)
+        units = cut_units(text, ps.items)
+        return Scan(self, units, self.score([text[a:b] for a, b in units]))
+
+    def scan(self, document: Document) -> Scan:
+        """Score the units of an ingested document (page furniture is cut out, as the engine does)."""
+        return self.scan_text(
+            document.text, Passages(document.text, furniture=[(f.start, f.end) for f in document.furniture])
+        )
+
+    def locate(self, document: Document, category: str, *, k: int = 5) -> list[LocatedPassage]:
+        """The document's `k` best passages for `category`, with offsets, score and rank."""
+        return self.scan(document).top(category, k=k)
+
+
+_lock = threading.Lock()
+_loaded: dict[Path, Locator] = {}
+
+
+def load_locator(path: Path | None = None) -> Locator:
+    """The locator whose weights ship in the package (or those at `path`), read on first use and kept."""
+    p = path or WEIGHTS
+    with _lock:
+        if p not in _loaded:
+            try:
+                with np.load(p, allow_pickle=False) as arrays:
+                    _loaded[p] = Locator(arrays)
+            except LocatorError:
+                raise
+            except (OSError, KeyError, ValueError) as exc:
+                raise LocatorError(f"{p}: cannot read locator weights ({exc})") from exc
+        return _loaded[p]
