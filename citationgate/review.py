@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from citationgate.audit import AuditEvent
 from citationgate.errors import WithheldDocumentError
@@ -43,6 +43,7 @@ from citationgate.store import Store
 from ingest.document import Document
 from playbooks import run_playbook
 from playbooks.contract_type import ContractType, classify
+from playbooks.locator import Locator
 from playbooks.outcome import ClauseOutcome
 from playbooks.parties import RoleBinding, read_parties, resolve_roles, role_alternation
 from playbooks.schema import Playbook
@@ -188,6 +189,8 @@ def proposal_for(outcome: ClauseOutcome, *, pid: str, proposer: str) -> Proposal
         details["approval"] = outcome.approval
     if outcome.weak:
         details["weak_links"] = list(outcome.weak)
+    if outcome.location is not None:  # how the clause was located: the locator's score, rank and version
+        details["location"] = outcome.location.to_dict()
     if outcome.quotes:
         if outcome.searched is not None:
             details["searched"] = {k: v for k, v in outcome.searched.to_dict().items() if k != "complete"}
@@ -372,12 +375,14 @@ def review(
     version_id: int | None = None,
     outcomes: Iterable[ClauseOutcome] | None = None,
     we: str | None = None,
+    locator: Locator | Literal[False] | None = None,
 ) -> ReviewResult:
     """Run `playbook` over `document`, gate every proposal, and (with `store`) write one review.
 
     First the judgement's footing: the parties and which of them is *us* (`we` names it; otherwise the
     playbook's role is inferred from the contract's own words), and the contract's type against the types
     the playbook fits. `outcomes` replaces the engine's run (for tests and for callers that already ran it).
+    `locator`: the clause locator fused into location (None: the shipped one; False: the rules alone).
     Raises WithheldDocumentError for a withheld document.
     """
     if not document.ready:
@@ -404,6 +409,7 @@ def review(
             bound,
             contract_type=ctype.type if ctype.type != "other" else None,
             roles_unresolved=None if roles.resolved else roles.basis,
+            locator=locator,
         )
 
     proposals: list[Proposal] = []

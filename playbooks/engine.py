@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ingest.document import Document
 from playbooks.drafting import drafting_outcomes
@@ -29,6 +29,8 @@ from playbooks.extract import (
     find_percents,
     find_set,
 )
+from playbooks.locator import Locator, Scan, category_of, load_locator
+from playbooks.locator.fusion import Location, fuse
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
 from playbooks.passages import Passage, Passages
 from playbooks.predicates import Compare, Predicate, evaluate
@@ -62,7 +64,7 @@ class _Region:
     end: int
     passages: tuple[int, ...]  # indices into Passages
     anchor: int  # the passage with the clause's decisive language
-    via: str  # "heading" | "pattern"
+    via: str  # "heading" | "pattern" | "locator"
     weights: Mapping[int, int]  # passage → how much of the clause's language it carries
 
 
@@ -77,10 +79,20 @@ class _Value:
 class _Context:
     """Per-document state shared by all clauses: passages, section headings, coverage."""
 
-    def __init__(self, doc: Document, *, contract_type: str | None = None, roles: str | None = None) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        *,
+        contract_type: str | None = None,
+        roles: str | None = None,
+        locator: Locator | Literal[False] | None = None,
+    ) -> None:
         self.contract_type = contract_type
         self.roles_unresolved = roles  # why us/them are not bound, or None when they are
         self.doc = doc
+        self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
+        self._scan: Scan | None = None
+        self.locations: dict[str, Location] = {}
         self.text = doc.text
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)
@@ -127,8 +139,17 @@ class _Context:
     def retriever(self) -> ClauseRetriever:
         """The document's clause retriever, built on first use (only a search that found nothing needs it)."""
         if self._retriever is None:
-            self._retriever = ClauseRetriever(self.doc, semantic=None)
+            self._retriever = ClauseRetriever(self.doc, semantic=None, clause_types=None)
         return self._retriever
+
+    def scan(self) -> Scan | None:
+        """The locator's scores of this document's units, computed on first use (None: rules alone)."""
+        if self._locator is False:
+            return None
+        if self._scan is None:
+            loc = self._locator if self._locator is not None else load_locator()
+            self._scan = loc.scan_text(self.text, self.passages)
+        return self._scan
 
     def _heading_region_end(self, start: int, end: int) -> int:
         sec = self.doc.section_at(start)
@@ -235,6 +256,45 @@ def _paragraph_span(ctx: _Context, i: int) -> tuple[int, int] | None:
 
 
 def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
+    """The clause's region: the rules' candidate and the locator's best passages, fused
+    (`playbooks.locator.fusion`); how it was located is kept in `ctx.locations[clause.id]`."""
+    region = _locate_by_rules(ctx, clause)
+    category = category_of(clause)
+    scan = ctx.scan() if category is not None and ctx.doc.text.strip() else None
+    if scan is None or category is None:
+        return region
+    anchor = ctx.passages.items[region.anchor] if region else None
+    d = fuse(scan, category, (anchor.start, anchor.end) if anchor else None, region.via if region else None)
+    ctx.locations[clause.id] = d.location
+    if d.drop:
+        return None
+    if d.take is None:
+        return region
+    return _locator_region(ctx, clause, scan, category, d.take.start, d.take.end)
+
+
+def _locator_region(
+    ctx: _Context, clause: CompiledClause, scan: Scan, category: str, start: int, end: int
+) -> _Region | None:
+    """The region around the locator's passage `[start, end)`; its anchor is the passage in it the
+    category's head rates highest (the quote the gate will verify)."""
+    items = ctx.passages.items
+    inside = [i for i in ctx.passages.within(start, end) if not items[i].heading] or list(
+        ctx.passages.within(start, end)
+    )
+    if not inside:
+        return None
+    col = scan.locator.column(category)
+    scores = scan.locator.score([ctx.text[items[i].start : items[i].end] for i in inside])[:, col]
+    i = inside[int(scores.argmax())]
+    span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
+    a, b = span if span else ctx.passages.with_list(i)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
+    return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
+
+
+def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
     items = ctx.passages.items
     pattern_hits = _passage_hits(ctx, clause.patterns)
     bridge_hits = _passage_hits(ctx, clause.bridges) if clause.bridges else {}
@@ -618,6 +678,7 @@ def _search_record(ctx: _Context, clause: CompiledClause, requirement: str) -> S
     queries = tuple(f"heading: {h}" for h in m.headings) + tuple(f"term: {b}" for b in m.bridges)
     queries += tuple(f"pattern: {p}" for p in m.patterns)
     queries += _nearest_clauses(ctx, clause)
+    queries += _locator_candidates(ctx, clause)
     return SearchRecord(
         requirement=requirement, queries=queries, coverage=ctx.coverage, complete=ctx.complete
     )
@@ -665,6 +726,16 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
     return None
 
 
+def _locator_candidates(ctx: _Context, clause: CompiledClause) -> tuple[str, ...]:
+    """The locator's best passages for the clause's category, recorded in the absence evidence with
+    their scores (what the learned search considered); like the retriever's, never the outcome itself."""
+    loc = ctx.locations.get(clause.id)
+    if loc is None or not loc.candidates:
+        return ()
+    best = "; ".join(f"{c.start}–{c.end} (score {c.score:.3f}, rank {c.rank})" for c in loc.candidates)
+    return (f"locator {loc.locator} [{loc.category}]: best passages considered and not taken: {best}",)
+
+
 def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
     """The passage that incorporates the clause by reference when the referenced text is not attached."""
     if not clause.referenced:
@@ -706,6 +777,7 @@ def _run_clause(
         return out, {}, None
     ref = _referenced(ctx, clause)
     region = _locate(ctx, clause)
+    base["location"] = ctx.locations.get(clause.id)
     if ref is not None:
         q = _quote(ctx, ref)
         severity: str = sev.get("referenced_not_provided") or (
@@ -952,15 +1024,18 @@ def run_playbook(
     *,
     contract_type: str | None = None,
     roles_unresolved: str | None = None,
+    locator: Locator | Literal[False] | None = None,
 ) -> list[ClauseOutcome]:
     """Judge `document` against every clause, check and drafting rule of `playbook`.
 
     `contract_type` makes the clauses whose `applies_to` excludes it `not_applicable`; `roles_unresolved`
-    (why us/them could not be bound) keeps every role-dependent clause from a verdict. Returns clause
-    outcomes in playbook order, then cross-clause checks, then drafting problems found. Every quote and
-    extracted value slices back: `document.text[q.start:q.end] == q.text`.
+    (why us/them could not be bound) keeps every role-dependent clause from a verdict. Clauses that name a
+    locator category are located by their rules and the learned locator together (`locator`: None for the
+    one shipped in the package, False for the rules alone). Returns clause outcomes in playbook order, then
+    cross-clause checks, then drafting problems found. Every quote and extracted value slices back:
+    `document.text[q.start:q.end] == q.text`.
     """
-    ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved)
+    ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
     results = {c.id: _run_clause(ctx, c) for c in playbook.clauses}
     out = [r[0] for r in results.values()]
     for check in playbook.checks:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbooks.locator.fusion import Location
+
 __all__ = ["ClauseOutcome", "ExtractedValue", "PlaybookTestResult", "QuoteRef", "SearchRecord"]
 
 
@@ -76,6 +78,7 @@ class ClauseOutcome:
     #: the links of the judgement that do not hold (roles unresolved, a value read as a default, a clause
     #: found by its heading only): each one a sentence. Empty: every link holds.
     weak: tuple[str, ...] = ()
+    location: Location | None = None  # how the clause was located (rules and locator), when a locator ran
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +94,7 @@ class ClauseOutcome:
             "model_language": self.model_language,
             "reason": self.reason,
             "approval": self.approval,
+            "location": self.location.to_dict() if self.location else None,
         }
 
 

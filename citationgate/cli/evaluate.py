@@ -48,6 +48,14 @@ def evaluate(
     limit: Annotated[int | None, typer.Option(help="Only the first N contracts of each set.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     out: Annotated[Path | None, typer.Option(help="Write the Markdown results table here.")] = None,
+    cv_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cv-dir",
+            help="Locator fold models from `citationgate train locator --cv-dir`: clause figures by "
+            "cross-validation (default: the shipped locator, in-sample).",
+        ),
+    ] = None,
 ) -> None:
     """Measure the engine on real annotated contracts (CUAD, ContractNLI) and print the results."""
     chosen = tuple(parts or PARTS)
@@ -55,7 +63,7 @@ def evaluate(
     if unknown:
         raise typer.BadParameter(f"unknown part {unknown[0]!r} (expected one of {', '.join(PARTS)})")
     results: dict[str, Any] = run_evaluation(
-        data or default_data_dir(), parts=chosen, limit=limit, progress=_progress
+        data or default_data_dir(), parts=chosen, limit=limit, progress=_progress, cv_dir=cv_dir
     )
     if out is not None:
         write_markdown(results, out)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from citationgate.evaluation.clause_eval import CLAUSE_CATEGORIES
 from citationgate.evaluation.data import cuad_records, nli_records
 
 Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
@@ -33,7 +34,12 @@ def _count(it: Iterator[Any]) -> int:
 
 
 def run_evaluation(
-    data_dir: Path, *, parts: tuple[str, ...], limit: int | None, progress: Progress
+    data_dir: Path,
+    *,
+    parts: tuple[str, ...],
+    limit: int | None,
+    progress: Progress,
+    cv_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Run each requested part over `data_dir`; returns headline figures, details and a text table."""
     headline: dict[str, Any] = {
@@ -74,14 +80,15 @@ def run_evaluation(
             "typeset_defects_missed": len((p["typeset"] or {}).get("defects_missed", [])),
         }
     if "clauses" in parts or "speed" in parts:
-        from citationgate.evaluation.clause_eval import evaluate_clauses
+        from citationgate.evaluation.clause_eval import MODES, evaluate_clauses
 
         with progress("clause presence (CUAD)", n_cuad) as tick:
-            c = evaluate_clauses(data_dir, limit=limit, progress=tick)
+            modes = MODES if "clauses" in parts else ("fused",)
+            c = evaluate_clauses(data_dir, limit=limit, progress=tick, modes=modes, cv_dir=cv_dir)
         details["clauses"] = c
         if "clauses" in parts:
             headline["categories"] = c["categories"]
-            headline["clauses"] = c["overall"]
+            headline["clauses"] = c["overall"] | {"macro": c["macro"]}
         if "speed" in parts:
             headline["speed"] = c["speed"]
     if "facts" in parts:
@@ -244,6 +251,7 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
             markdown=markdown,
         )
         yield ""
+        yield from _mode_lines(c, markdown=markdown)
     if "facts" in headline:
         f = details["facts"]
         yield f"{h}What the review concludes (contract facts, labelled by reading each contract)"
@@ -314,6 +322,43 @@ def _lines(headline: dict[str, Any], details: dict[str, Any], *, markdown: bool)
             markdown=markdown,
         )
         yield ""
+
+
+def _mode_lines(c: dict[str, Any], *, markdown: bool) -> Iterator[str]:
+    """Rules alone, locator alone and fused, side by side (F1 · precision · recall · cited overlap)."""
+    modes = c.get("modes") or {}
+    if len(modes) < 2:
+        return
+    loc = c.get("locator") or {}
+    how = (
+        "each contract scored by the cross-validation fold model that did not train on it"
+        if not loc.get("in_sample")
+        else "the shipped locator, which trained on these contracts (in-sample: optimistic)"
+    )
+    yield f"Rules alone, locator alone and fused (locator `{loc.get('version')}`; {how}):"
+    yield ""
+    for mode, m in modes.items():
+        mac = m["macro"]
+        yield (
+            f"- {mode}: macro over the {len(CLAUSE_CATEGORIES)} clause types F1 {_pct(mac['f1'])}, "
+            f"precision {_pct(mac['precision'])}, recall {_pct(mac['recall'])}, "
+            f"cited overlap {_pct(mac['cited_overlap'])}"
+        )
+    yield ""
+    names = list(modes)
+    if markdown:
+        yield "| category | " + " | ".join(f"{n} F1 · P · R · cited" for n in names) + " |"
+        yield "|---|" + "---:|" * len(names)
+    for category in next(iter(modes.values()))["categories"]:
+        cells = []
+        for n in names:
+            m = modes[n]["categories"][category]
+            cells.append(
+                f"{_pct(m['f1'])} · {_pct(m['precision'])} · {_pct(m['recall'])} · {_pct(m['cited_overlap'])}"
+            )
+        row = (category, *cells)
+        yield ("| " + " | ".join(row) + " |") if markdown else "  ".join(row)
+    yield ""
 
 
 def write_markdown(results: dict[str, Any], out: Path) -> None:

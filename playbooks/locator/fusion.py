@@ -1,0 +1,136 @@
+"""Fusing the playbook's own location (headings, patterns) with the locator's ranking of passages.
+
+A clause rule that names a category (`locate: {category: …}`) gets two kinds of candidates: the region its
+headings and patterns found, and the locator's best passages for the category. The locator's probability
+is put on one scale with its cross-validated threshold (`calibrate`: the threshold maps to 0.5), and:
+
+- a rule region keeps its place unless one of the cases below applies. Confidence is always the mean of
+  the rules' evidence for the chosen passage (`RULE_EVIDENCE`; 0 where the rules did not point) and the
+  locator's calibrated score for it;
+- when the rules found nothing and the locator's best passage is over its threshold, that passage is the
+  clause (`via="locator"`), so a clause worded in no pattern's vocabulary is still read;
+- when the rules found a passage the locator rates far below its threshold while another passage of the
+  document is well over it, the locator's passage is the clause (the rules matched words, not meaning).
+
+- when the rules' region rests on patterns alone and the locator, over a whole contract (at least
+  `DROP_MIN_UNITS` units), rates that region and every other passage clearly below its threshold
+  (calibrated score under `DROP`), the region is not the clause: the words matched, the meaning did not.
+  A short text (a single clause, a playbook test) is never overruled: out of context the locator is
+  weakest, and a missed clause costs more than a false alarm.
+
+The decision is a `Location`, carried on the outcome and into the review's JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from playbooks.locator.model import LocatedPassage, Scan
+
+__all__ = ["RULE_EVIDENCE", "Location", "calibrate", "fuse"]
+
+#: how much a rules-only location counts on the 0..1 confidence scale, by how it was found
+RULE_EVIDENCE = {"heading": 0.8, "pattern": 0.6}
+#: calibrated locator score above which a passage is taken when the rules found nothing
+TAKE = 0.75
+#: ... above which it replaces a rules region that the locator rates below `DOUBT`
+SWITCH = 0.75
+DOUBT = 0.25
+#: calibrated score under which a pattern-only region is dropped (documents of DROP_MIN_UNITS units or more)
+DROP = 0.2
+DROP_MIN_UNITS = 20
+
+
+def calibrate(p: float, threshold: float) -> float:
+    """A probability on the threshold's scale: 0 → 0, threshold → 0.5, 1 → 1 (piecewise linear)."""
+    t = min(max(threshold, 1e-6), 1 - 1e-6)
+    return 0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Location:
+    """How a clause was located, and how sure the engine is that this passage is the clause."""
+
+    confidence: float  # 0..1
+    via: str | None  # "heading" | "pattern" | "locator" | None (nothing located)
+    category: str | None = None
+    locator: str | None = None  # the locator's version
+    locator_score: float | None = None  # the category head's probability for the located passage
+    locator_rank: int | None = None  # that passage's rank among the document's passages
+    candidates: tuple[LocatedPassage, ...] = ()  # the locator's best passages (recorded for absences)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "confidence": round(self.confidence, 3),
+            "via": self.via,
+            "category": self.category,
+            "locator": self.locator,
+            "locator_score": None if self.locator_score is None else round(self.locator_score, 4),
+            "locator_rank": self.locator_rank,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """What `fuse` chose: keep the rules' region (or nothing), or take a locator passage instead."""
+
+    take: LocatedPassage | None  # a locator passage that becomes the clause's anchor
+    location: Location
+    drop: bool = False  # the rules' region is not the clause
+
+
+def fuse(
+    scan: Scan,
+    category: str,
+    rule_span: tuple[int, int] | None,
+    via: str | None,
+    *,
+    k: int = 3,
+) -> Decision:
+    """Decide between the rules' anchor passage `rule_span` (found `via` heading/pattern) and the locator."""
+    loc = scan.locator
+    t = loc.threshold(category)
+    top = tuple(scan.top(category, k=k))
+    best = top[0] if top else None
+    best_cal = calibrate(best.score, t) if best else 0.0
+    base = Location(confidence=0.0, via=None, category=category, locator=loc.version, candidates=top)
+    if rule_span is None or via is None:
+        if best is not None and best_cal >= TAKE:
+            return Decision(
+                take=best,
+                location=replace(
+                    base,
+                    confidence=best_cal / 2,
+                    via="locator",
+                    locator_score=best.score,
+                    locator_rank=1,
+                ),
+            )
+        return Decision(take=None, location=base)
+    here = scan.at(category, *rule_span)
+    here_cal = calibrate(here.score, t) if here else 0.0
+    if best is not None and here is not None and here_cal < DOUBT and best_cal >= SWITCH:
+        return Decision(
+            take=best,
+            location=replace(
+                base,
+                confidence=best_cal / 2,
+                via="locator",
+                locator_score=best.score,
+                locator_rank=1,
+            ),
+        )
+    if via == "pattern" and len(scan.units) >= DROP_MIN_UNITS and max(here_cal, best_cal) < DROP:
+        return Decision(take=None, drop=True, location=replace(base, confidence=here_cal / 2))
+    return Decision(
+        take=None,
+        location=replace(
+            base,
+            confidence=(RULE_EVIDENCE.get(via, 0.5) + here_cal) / 2,
+            via=via,
+            locator_score=here.score if here else None,
+            locator_rank=here.rank if here else None,
+        ),
+    )
