@@ -98,30 +98,12 @@ def fuse(
     base = Location(confidence=0.0, via=None, category=category, locator=loc.version, candidates=top)
     if rule_span is None or via is None:
         if best is not None and best_cal >= TAKE:
-            return Decision(
-                take=best,
-                location=replace(
-                    base,
-                    confidence=best_cal / 2,
-                    via="locator",
-                    locator_score=best.score,
-                    locator_rank=1,
-                ),
-            )
+            return _locators_pick(base, best, best_cal)
         return Decision(take=None, location=base)
     here = scan.at(category, *rule_span)
     here_cal = calibrate(here.score, t) if here else 0.0
     if best is not None and here is not None and here_cal < DOUBT and best_cal >= SWITCH:
-        return Decision(
-            take=best,
-            location=replace(
-                base,
-                confidence=best_cal / 2,
-                via="locator",
-                locator_score=best.score,
-                locator_rank=1,
-            ),
-        )
+        return _locators_pick(base, best, best_cal)
     if via == "pattern" and len(scan.units) >= DROP_MIN_UNITS and max(here_cal, best_cal) < DROP:
         return Decision(take=None, drop=True, location=replace(base, confidence=here_cal / 2))
     return Decision(
@@ -132,5 +114,15 @@ def fuse(
             via=via,
             locator_score=here.score if here else None,
             locator_rank=here.rank if here else None,
+        ),
+    )
+
+
+def _locators_pick(base: Location, best: LocatedPassage, best_cal: float) -> Decision:
+    """The locator's best passage taken in place of the rules' (its calibrated score halved as confidence)."""
+    return Decision(
+        take=best,
+        location=replace(
+            base, confidence=best_cal / 2, via="locator", locator_score=best.score, locator_rank=1
         ),
     )
