@@ -272,7 +272,7 @@ def review_run(
 
     from citationgate.review import finding_dict, store_review
     from citationgate.review import review as run_review
-    from citationgate.versions import ingest_file
+    from citationgate.versions import read_file
     from ingest.load import load_document
     from playbooks import load_playbook
 
@@ -280,11 +280,13 @@ def review_run(
     if not write:
         return run_review(load_document(Path(path), view=view), pb, we=we), False
     opened = open_store(store)
-    version, reused = ingest_file(opened, Path(path), view=view)
-    result = run_review(version.document, pb, version_id=version.id, we=we)
+    # a file not stored before is stored with its review, in the review's one transaction (#13)
+    reading = read_file(opened, Path(path), view=view)
+    version, reused = reading.stored, reading.reused
+    result = run_review(reading.document, pb, version_id=reading.version_id, we=we)
     findings = [finding_dict(f) for f in result.findings]
-    same = _same_review(opened, version.id, pb.sha256, findings, result.summary)
-    if same is None:
+    same = _same_review(opened, version.id, pb.sha256, findings, result.summary) if version else None
+    if same is None or version is None:
         return store_review(opened, result), reused
     from citationgate.audit import AuditEvent
 

@@ -1,7 +1,8 @@
 """`verify` as a library step: read (or reuse) a document, gate an outside agent's proposals, store it.
 
 What `citationgate verify` does, for callers that hold proposals already parsed: one stored review of
-kind "verify", written with its findings and audit entries in one transaction.
+kind "verify", written with its findings, its audit entries and (for a file not stored before) its
+document version in one transaction.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from citationgate.gate import GateResult, gate
 from citationgate.model import Proposal
 from citationgate.store import ReviewRecord, Store, VersionRecord
-from citationgate.versions import ingest_file
+from citationgate.versions import read_file
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,17 +47,18 @@ def verify_and_store(
     view: str = "accepted",
     summary: Mapping[str, Any] | None = None,
 ) -> Verification:
-    """Ingest `path` (or reuse it), gate `proposals` against it and store the review; the review's
-    summary carries `summary` and the count of findings by status."""
-    version, reused = ingest_file(store, path, view=view)
-    result = gate(version.document, proposals)
+    """Read `path` (or reuse its stored version), gate `proposals` against it and store the review — a
+    new version with it, in the same transaction; the review's summary carries `summary` and the
+    count of findings by status."""
+    reading = read_file(store, path, view=view)
+    result = gate(reading.document, proposals)
     findings = [f.to_dict() for f in result.findings]
     record = store.write_review(
         kind="verify",
-        document=version.document,
-        version_id=version.id,
+        document=reading.document,
+        version_id=reading.version_id,
         findings=findings,
         audit=result.audit,
         summary={**(summary or {}), "counts": status_counts(findings)},
     )
-    return Verification(version=version, reused=reused, result=result, review=record)
+    return Verification(version=record.version, reused=reading.reused, result=result, review=record)

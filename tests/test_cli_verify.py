@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from citationgate.cli import app
 from citationgate.store import Store
 from ingest.document import Document
+from ingest.load import READER_VERSION
 from tests.databases import run_sql
 
 pytestmark = pytest.mark.usefixtures("db_url")  # each test runs on SQLite and on PostgreSQL
@@ -182,6 +183,7 @@ def test_withheld_document_exits_5(tmp_path: Path) -> None:
             source_sha256=hashlib.sha256(doc.read_bytes()).hexdigest(),
             status="withheld",
             reasons=("fidelity 90.00 % is below 99.5 %",),
+            metadata={"reader": READER_VERSION},  # read by today's readers, so reused by its bytes
         )
     )
     result = runner.invoke(app, ["verify", str(props), "--doc", str(doc)])

@@ -24,7 +24,7 @@ from citationgate.escape import csv_cell, markdown
 from citationgate.ledger import LedgerRow, build_ledger, summarize
 from citationgate.store import Store
 from citationgate.untrusted import read_json_file
-from citationgate.versions import ingest_file
+from citationgate.versions import read_file
 from ingest.document import Document
 from ingest.errors import CorruptFileError, MissingFileError
 
@@ -119,8 +119,7 @@ def check_answer_command(
         findings = parse_findings(data, source=findings_file.name)
         source = findings_file.name
         if doc is not None:
-            version, _reused = ingest_file(store, doc)
-            document = version.document
+            document = read_file(store, doc).document  # read or reused; only the audit entry is written
         else:
             document = _document_by_text_sha(store, data)
             if document is None:

@@ -358,12 +358,17 @@ def _record_event(kind: str, document: Document) -> AuditEvent:
 
 
 def _save_version(s: Session, document: Document, previous_version_id: int | None) -> VersionRecord:
+    """Store `document` as a new version, or return the first version already stored from the same bytes,
+    view and text by the same reader (under the write lock: checked and inserted in one transaction)."""
     existing = s.exec(
-        select(DocumentVersionRow).where(
+        select(DocumentVersionRow)
+        .where(
             DocumentVersionRow.source_sha256 == document.source_sha256,
             DocumentVersionRow.view == document.view,
             DocumentVersionRow.text_sha256 == document.text_sha256,
+            DocumentVersionRow.reader == str(document.metadata.get("reader", "")),
         )
+        .order_by(col(DocumentVersionRow.id))
     ).first()
     if existing is not None and previous_version_id is None:
         return _version_record(existing)
