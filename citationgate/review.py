@@ -285,9 +285,15 @@ def _weakest_link(finding: Finding) -> Finding:
     """Supervision follows the weakest link: a finding whose judgement has a weak link is not `standard`."""
     finding = _ledger_pass(finding)
     weak = finding.proposal.details.get("weak_links") or []
-    if not weak or finding.supervision is not Supervision.STANDARD:
+    if finding.supervision is not Supervision.STANDARD:
         return finding
-    why = "judgement not firm: " + "; ".join(weak)
+    if weak:
+        why = "judgement not firm: " + "; ".join(weak)
+    elif finding.proposal.details.get("outcome") == "needs_review":
+        # the engine did not decide: a finding that asks for review is never read at standard supervision
+        why = "not decided by the engine: a lawyer must read the clause"
+    else:
+        return finding
     return replace(
         finding,
         supervision=Supervision.ELEVATED,

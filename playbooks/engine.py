@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from ingest.document import Document
@@ -88,6 +88,7 @@ class _Context:
         locator: Locator | Literal[False] | None = None,
     ) -> None:
         self.contract_type = contract_type
+        self.misfit: str | None = None  # set when the playbook is not written for this type of contract
         self.roles_unresolved = roles  # why us/them are not bound, or None when they are
         self.doc = doc
         self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
@@ -832,44 +833,26 @@ def _run_clause(
                 )
                 return out, {}, None
     if region is None:
-        im = m.if_missing
-        outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")
-        severity = _sev_get(sev, outcome) or (im.severity if im else ("high" if clause.required else "info"))
-        msg = (im.message if im and im.message else None) or (
-            f"No {clause.title.lower()} clause found."
-            if outcome == "missing"
-            else f"No {clause.title.lower()} clause found; nothing to review."
-        )
-        out = ClauseOutcome(
-            outcome=outcome,
-            severity=severity,
-            claim=msg,
-            searched=_search_record(ctx, clause, f"{clause.title}{' (required)' if clause.required else ''}"),
-            reason="no heading, term or pattern of the clause occurs anywhere in the document",
-            **base,
-        )
-        return out, {}, None
+        return _absent(ctx, clause, base), {}, None
     values: dict[str, _Value] = {}
     for f in clause.fields:
         v = _extract_field(ctx, region, f)
         if v is not None:
             values[f.name] = v
-    raw = {k: v.ev.value for k, v in values.items()}
+    outcome, pos, reason, used = _judge(clause, values)
+    judged_by = _position_fields(clause)
+    if outcome == "needs_review" and judged_by and not _reads(values, list(values)):
+        # the passage located states none of the values the clause is judged by: is it the clause at all?
+        moved = _relocate(ctx, clause, region, judged_by)
+        if moved is not None:
+            region, values = moved
+            outcome, pos, reason, used = _judge(clause, values)
+        elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
+            return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
     extracted = {k: v.ev for k, v in values.items()}
-    conflicts = [(k, v.conflict) for k, v in values.items() if v.conflict]
-    if clause.not_applicable_when is not None and evaluate(clause.not_applicable_when, raw).result:
-        outcome, pos, reason, used = (
-            "not_applicable",
-            None,
-            f"not applicable [{clause.not_applicable_when.render()}]",
-            _fields_of(clause.not_applicable_when),
-        )
-    elif conflicts:
-        k, c = conflicts[0]
-        outcome, pos, reason, used = "needs_review", None, f"unparseable: {k} — {c}", [k]
-    else:
-        outcome, pos, reason, used = _decide(clause.positions, raw, m.positions.otherwise)
     weak = _weak_links(ctx, clause, region, values, used)
+    if ctx.misfit and outcome == "unacceptable":
+        weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
     if weak and outcome == "unacceptable":
         # a red line is earned only when every link holds: otherwise the reader is told what to check
@@ -917,6 +900,165 @@ def _run_clause(
     return out, values, region
 
 
+def _judge(
+    clause: CompiledClause, values: Mapping[str, _Value]
+) -> tuple[str, CompiledPosition | None, str, list[str]]:
+    """(outcome, deciding position, reason, fields read) from the values read in the clause."""
+    raw = {k: v.ev.value for k, v in values.items()}
+    if clause.not_applicable_when is not None and evaluate(clause.not_applicable_when, raw).result:
+        return (
+            "not_applicable",
+            None,
+            f"not applicable [{clause.not_applicable_when.render()}]",
+            _fields_of(clause.not_applicable_when),
+        )
+    conflicts = [(k, v.conflict) for k, v in values.items() if v.conflict]
+    if conflicts:
+        k, c = conflicts[0]
+        return "needs_review", None, f"unparseable: {k} — {c}", [k]
+    return _decide(clause.positions, raw, clause.model.positions.otherwise)
+
+
+def _absent(
+    ctx: _Context,
+    clause: CompiledClause,
+    base: Mapping[str, Any],
+    *,
+    considered: tuple[_Region, str] | None = None,
+) -> ClauseOutcome:
+    """The clause's absence; `considered` is the passage the location step found and then set aside (with
+    why), recorded in the search evidence so the reviewer confirming the absence reads it first."""
+    m = clause.model
+    im = m.if_missing
+    outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")
+    severity = _sev_get(m.severity, outcome) or (
+        im.severity if im else ("high" if clause.required else "info")
+    )
+    msg = (im.message if im and im.message else None) or (
+        f"No {clause.title.lower()} clause found."
+        if outcome == "missing"
+        else f"No {clause.title.lower()} clause found; nothing to review."
+    )
+    searched = _search_record(ctx, clause, f"{clause.title}{' (required)' if clause.required else ''}")
+    reason = "no heading, term or pattern of the clause occurs anywhere in the document"
+    if considered is not None:
+        region, why = considered
+        p = ctx.passages.items[region.anchor]
+        label = ctx.section_label(p.start)
+        where = f"{label} " if label else ""
+        seen = _short(ctx.text[p.start : p.end])
+        note = f"considered and not taken: {where}at {p.start}–{p.end} “{seen}” — {why}"
+        searched = replace(searched, queries=(*searched.queries, note))
+        reason = f"the only passage located is not the clause: {why}"
+    return ClauseOutcome(
+        outcome=outcome, severity=severity, claim=msg, searched=searched, reason=reason, **base
+    )
+
+
+def _position_fields(clause: CompiledClause) -> list[str]:
+    """The fields the clause's positions are judged by (what a located clause must state)."""
+    return list(dict.fromkeys(f for pos in clause.positions for f in _fields_of(pos.when)))
+
+
+def _reads(values: Mapping[str, _Value], fields: Sequence[str]) -> int:
+    """How many of `fields` were read from the contract's words (not defaulted from silence)."""
+    return sum(1 for f in fields if (v := values.get(f)) is not None and not v.inferred)
+
+
+def _candidate_region(ctx: _Context, clause: CompiledClause, i: int, via: str) -> _Region:
+    """The clause region around passage `i`, as the pattern search builds it."""
+    span = _clause_span(ctx, ctx.passages.items[i].start) or _paragraph_span(ctx, i)
+    a, b = span if span else ctx.passages.with_list(i)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
+    hits = _passage_hits(ctx, clause.patterns)
+    return _Region(a, b, idx, i, via, {j: hits.get(j, 0) * 2 for j in idx})
+
+
+def _relocate(
+    ctx: _Context, clause: CompiledClause, region: _Region, fields: Sequence[str], limit: int = 4
+) -> tuple[_Region, dict[str, _Value]] | None:
+    """Another candidate passage of the clause that states values the clause is judged by, when the one
+    located states none — attorneys' fees are not the payment terms because both say "pay". A candidate is
+    the locator's passage over its threshold, or a passage the clause's own patterns hit that the locator
+    does not rule out (where the locator sees the clause somewhere in this contract)."""
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    hits = _passage_hits(ctx, clause.patterns)
+    loc = ctx.locations.get(clause.id)
+    t = _threshold(ctx, loc)
+    scan = ctx.scan() if t is not None else None
+    order: list[tuple[int, str]] = []
+    if loc is not None and t is not None:
+        order += [(ctx.passages.index_at(c.start), "locator") for c in loc.candidates if c.score >= t]
+    for i in sorted(hits, key=lambda i: (-hits[i], i))[:limit]:
+        p = ctx.passages.items[i]
+        if (
+            scan is not None
+            and loc is not None
+            and loc.category is not None
+            and t is not None
+            and _sees(loc, t)
+        ):
+            here = scan.at(loc.category, p.start, p.end)
+            if here is None or here.score < 0.5 * t:
+                continue
+        order.append((i, "pattern"))
+    seen = set(region.passages)
+    best: tuple[tuple[int, int], _Region, dict[str, _Value]] | None = None
+    for i, via in order:
+        if i in seen or i in excluded or ctx.passages.items[i].heading:
+            continue
+        cand = _candidate_region(ctx, clause, i, via)
+        seen.update(cand.passages)
+        vals = {f.name: v for f in clause.fields if (v := _extract_field(ctx, cand, f)) is not None}
+        n = (_reads(vals, fields), _reads(vals, list(vals)))
+        if n[0] and (best is None or n > best[0]):
+            best = (n, cand, vals)
+    return (best[1], best[2]) if best else None
+
+
+def _sees(loc: Location, t: float) -> bool:
+    """Whether the locator sees a clause of its category anywhere in this contract (a passage over its
+    threshold); where it sees none, its low scores say nothing about the passages the rules found."""
+    return any(c.score >= t for c in loc.candidates)
+
+
+def _unconfirmed(ctx: _Context, clause: CompiledClause, region: _Region) -> str | None:
+    """Why the region located is not the clause, when nothing vouches for it: it states none of the clause's
+    values, no pattern of the clause hits it (or only a heading word put it there), and the locator neither
+    rates it nor sees the clause anywhere else."""
+    weights = [region.weights.get(i, 0) for i in region.passages]
+    heading_only = region.via == "heading" and not any(weights)
+    loc = ctx.locations.get(clause.id)
+    t = _threshold(ctx, loc)
+    if loc is not None and loc.locator_score is not None and t is not None:
+        vouched = (region.via == "heading" and any(weights)) or max(weights, default=0) >= 4
+        if not vouched and not _sees(loc, t) and loc.locator_score < 0.25 * t:
+            return (
+                f"it states none of the terms the clause is judged by, and the locator rates it "
+                f"{loc.locator_score:.2f} against its threshold {t:.2f} for {loc.category}"
+            )
+        return None
+    if heading_only and not _heading_words_in_body(ctx, clause, region):
+        return "found by a heading word alone; it states none of the terms the clause is judged by"
+    return None
+
+
+def _heading_words_in_body(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:
+    """Whether the text under the heading uses the clause's own heading words (not only the heading)."""
+    items = ctx.passages.items
+    body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading)
+    stems = {k[:6].lower() for k in clause.heading_keys if len(k) >= 4}
+    return bool(body.strip()) and any(st in body.lower() for st in stems)
+
+
+def _threshold(ctx: _Context, loc: Location | None) -> float | None:
+    """The locator's cross-validated threshold for the category `loc` was scored in (None: no locator)."""
+    if loc is None or loc.category is None or (scan := ctx.scan()) is None:
+        return None
+    return scan.locator.threshold(loc.category)
+
+
 def _silent_everywhere(ctx: _Context, f: CompiledField) -> bool:
     """None of the field's "yes" words occur anywhere in the document, and they name no party."""
     if not f.true_if or any("{us}" in p or "{them}" in p for p in f.spec.true_if):
@@ -946,16 +1088,9 @@ def _weak_links(
     ]
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
-    if region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages):
-        items = ctx.passages.items
-        body = " ".join(
-            ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading
-        )
-        stems = {k[:6].lower() for k in clause.heading_keys if len(k) >= 4}
-        if not body.strip() or not any(st in body.lower() for st in stems):
-            weak.append(
-                "the clause was found by its heading only; none of its operative words occur under it"
-            )
+    heading_only = region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages)
+    if heading_only and not _heading_words_in_body(ctx, clause, region):
+        weak.append("the clause was found by its heading only; none of its operative words occur under it")
     return tuple(weak)
 
 
@@ -1036,6 +1171,13 @@ def run_playbook(
     `document.text[q.start:q.end] == q.text`.
     """
     ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
+    if contract_type and playbook.fits and contract_type not in playbook.fits:
+        # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it
+        kinds = ", ".join(t.replace("_", " ") for t in playbook.fits)
+        ctx.misfit = (
+            f"the playbook's red lines are written for {kinds} contracts, "
+            f"and this is a {contract_type.replace('_', ' ')} contract"
+        )
     results = {c.id: _run_clause(ctx, c) for c in playbook.clauses}
     out = [r[0] for r in results.values()]
     for check in playbook.checks:

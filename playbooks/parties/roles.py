@@ -235,5 +235,16 @@ def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = 
     if binding is None or not binding.resolved:
         return generic
     terms = binding.us_terms if side == "us" else binding.them_terms
-    alts = sorted({re.escape(t).replace(r"\ ", r"\s+") for t in terms}, key=len, reverse=True)
-    return "(?:" + "|".join(alts) + ")" if alts else generic
+    alts = sorted({_term_rx(t) for t in terms}, key=len, reverse=True)
+    if not alts:
+        return generic
+    both = "|".join(
+        sorted({_term_rx(t) for t in (*binding.us_terms, *binding.them_terms)}, key=len, reverse=True)
+    )
+    # "Either Flotek or FCC may terminate" speaks of each party, so of this side too
+    either = rf"either\s+(?:the\s+)?(?:{both})\s+or\s+(?:the\s+)?(?:{both})"
+    return "(?:" + either + "|" + "|".join(alts) + ")"
+
+
+def _term_rx(term: str) -> str:
+    return re.escape(term).replace(r"\ ", r"\s+")
