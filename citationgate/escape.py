@@ -1,10 +1,12 @@
 """Escaping for every surface that shows text we did not write: a document's words, a proposal's claim, a
 playbook's rule, a file's name.
 
-- `terminal`: control characters (C0 but newline and tab, DEL, C1) and the bidirectional-override and
-  isolate characters become visible escapes (`\\u001b`, `\\u202e`), so a contract cannot clear the screen,
-  recolour it, set a window title (OSC) or reorder what a reader sees. The escape is the JSON spelling, so
-  applied to JSON it changes nothing a JSON reader sees.
+- `terminal`: control characters (C0 but newline, tab and the CR of a CRLF line end; DEL; C1) and the
+  bidirectional-override and isolate characters become visible escapes (`\\u001b`, `\\u202e`), so a contract
+  cannot clear the screen, recolour it, set a window title (OSC) or reorder what a reader sees. The escape
+  is the JSON spelling, so applied to JSON it changes nothing a JSON reader sees. Applied twice it changes
+  nothing more. Every text file the CLI writes with `--out` (table, Markdown, JSON, CSV) is escaped the
+  same way as its stdout, since such a file is read with `cat` and `less` too.
 - `markdown`: every character Markdown or HTML would act on is escaped (CommonMark backslash escapes for
   ASCII punctuation, `&` and `<` as entities), so headings, emphasis, links (`javascript:` ones included),
   raw HTML and `<script>` render as the text they are; terminal escapes too, on one line.
@@ -19,7 +21,8 @@ import re
 __all__ = ["csv_cell", "markdown", "terminal"]
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+# a carriage return is kept where it ends a line (CSV's CRLF), escaped alone (it would overwrite the line)
+_UNSAFE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]|\r(?!\n)")
 
 
 def _visible(m: re.Match[str]) -> str:

@@ -13,6 +13,7 @@ from citationgate.batch.families import clause_families, run_document_families
 from citationgate.batch.portfolio import parse_where, portfolio
 from citationgate.batch.render import render_csv, render_html, render_json, render_table, render_xlsx
 from citationgate.cli.app import DbOption, Format, app, emit_json, info
+from citationgate.escape import terminal
 from citationgate.store import Store
 from citationgate.store_runs import RunStore
 
@@ -202,8 +203,8 @@ def portfolio_command(
     try:
         if isinstance(data, bytes):
             out.write_bytes(data)
-        else:
-            out.write_text(data, encoding="utf-8")
+        else:  # escaped as stdout is (a file is read with cat too); HTML is escaped as HTML by its renderer
+            out.write_text(data if fmt is PortfolioFormat.html else terminal(data), encoding="utf-8")
     except OSError as exc:
         raise typer.BadParameter(f"{out}: cannot write ({exc.strerror or exc})", param_hint="--out") from None
     info(f"portfolio of run {run_id}: {p['contracts']} contract(s) → {out}")

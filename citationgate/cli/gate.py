@@ -104,15 +104,21 @@ def findings(
         int | None, typer.Argument(metavar="REVIEW_ID", help="A review id (see --list).")
     ] = None,
     list_reviews: Annotated[bool, typer.Option("--list", help="List stored reviews instead.")] = False,
-    fmt: Annotated[
-        ReportFormat, typer.Option("--format", help="table, json, md, html, issues-docx or csv.")
-    ] = ReportFormat.table,
+    given_fmt: Annotated[
+        ReportFormat | None,
+        typer.Option(
+            "--format",
+            help="table, json, md, html, issues-docx or csv. Default: from --out's extension, else table.",
+        ),
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the report to this file (html, issues-docx, csv).")
+        Path | None,
+        typer.Option("--out", help="Write the report to this file (its extension picks the format)."),
     ] = None,
     db: DbOption = None,
 ) -> None:
     """Print a stored review's findings (`findings REVIEW_ID`), or list reviews (`findings --list`)."""
+    fmt = given_fmt or ReportFormat.table
     store = Store.open(db)
     if list_reviews or review_id is None:
         if not list_reviews:
@@ -143,7 +149,7 @@ def findings(
                 "a commented copy needs the DOCX itself: run `citationgate review FILE --format docx`", code=2
             )
         data = record_data(record)
-        chosen = resolve_format(fmt.value, out)
+        chosen = resolve_format(given_fmt.value if given_fmt else None, out)
         emit(deliver(chosen, data, document=doc), out, one_line_summary(data))
         return
     if fmt is ReportFormat.json:

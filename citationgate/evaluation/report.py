@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from citationgate.escape import terminal
 from citationgate.evaluation.clause_eval import CLAUSE_CATEGORIES
 from citationgate.evaluation.data import cuad_records, nli_records
 
@@ -375,4 +376,4 @@ def write_markdown(results: dict[str, Any], out: Path) -> None:
         *_lines(headline, details, markdown=True),
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    out.write_text(terminal("\n".join(lines).rstrip() + "\n"), encoding="utf-8")  # as stdout is escaped

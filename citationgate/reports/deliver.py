@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from citationgate.escape import terminal
 from citationgate.reports.html import render_html
 from citationgate.reports.issues import render_csv, render_issues_docx
 from citationgate.reports.markdown import render_markdown
@@ -93,14 +94,16 @@ def deliver(
     fmt: str, data: Mapping[str, Any], *, document: Document | None = None, source: bytes | None = None
 ) -> Deliverable:
     """Render `data` (the review's JSON shape) as `fmt`; HTML needs `document`, DOCX comments `source`."""
+    # the text formats are escaped as the terminal is (`escape.terminal`): a file written with --out is
+    # read with cat and less as stdout is, so a contract's ESC/OSC/bidi characters are shown, not obeyed
     if fmt == "json":
-        return Deliverable(format=fmt, content=_json(data))
+        return Deliverable(format=fmt, content=_text(_json(data)))
     if fmt == "md":
-        return Deliverable(format=fmt, content=render_markdown(data).encode("utf-8"))
+        return Deliverable(format=fmt, content=_text(render_markdown(data)))
     if fmt == "table":
-        return Deliverable(format=fmt, content=render_table(data).encode("utf-8"))
+        return Deliverable(format=fmt, content=_text(render_table(data)))
     if fmt == "csv":
-        return Deliverable(format=fmt, content=render_csv(data).encode("utf-8"))
+        return Deliverable(format=fmt, content=_text(render_csv(data)))
     if fmt == "issues-docx":
         return Deliverable(format=fmt, content=render_issues_docx(data), note="the issues list")
     if fmt == "html":
@@ -124,5 +127,9 @@ def deliver(
     raise ReportError(f"unknown format '{fmt}' (expected one of {', '.join(FORMATS)})")
 
 
-def _json(data: Mapping[str, Any]) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
+def _json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+
+
+def _text(text: str) -> bytes:
+    return terminal(text).encode("utf-8")
