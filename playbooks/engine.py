@@ -34,6 +34,7 @@ from playbooks.locator.fusion import Location, fuse
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
 from playbooks.passages import Passage, Passages
 from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.regex_safety import regex_budget
 from playbooks.retrieve import ClauseRetriever
 from playbooks.scan import Scanner
 from playbooks.schema import CompiledCheck, CompiledClause, CompiledField, CompiledPosition, Playbook
@@ -1170,6 +1171,24 @@ def run_playbook(
     cross-clause checks, then drafting problems found. Every quote and extracted value slices back:
     `document.text[q.start:q.end] == q.text`.
     """
+    with regex_budget(len(document.text)):  # a custom playbook's patterns: one time budget per contract
+        return _run_playbook(
+            document,
+            playbook,
+            contract_type=contract_type,
+            roles_unresolved=roles_unresolved,
+            locator=locator,
+        )
+
+
+def _run_playbook(
+    document: Document,
+    playbook: Playbook,
+    *,
+    contract_type: str | None,
+    roles_unresolved: str | None,
+    locator: Locator | Literal[False] | None,
+) -> list[ClauseOutcome]:
     ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
     if contract_type and playbook.fits and contract_type not in playbook.fits:
         # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it

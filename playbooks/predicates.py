@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from playbooks.regex_safety import backtracking_risk, bounded_search
+
 __all__ = [
     "OPS",
     "AllOf",
@@ -189,6 +191,9 @@ def _check_operand(kind: FieldKind, name: str, op: str, value: object, path: tup
             re.compile(value)
         except re.error as exc:
             raise bad(f"a valid regular expression ({exc})") from None
+        risk = backtracking_risk(value)
+        if risk is not None:
+            raise bad(f"a regular expression that cannot backtrack catastrophically ({risk})")
     elif op in ("eq", "ne"):
         if kind.type == "bool" and not isinstance(value, bool):
             raise bad("true or false")
@@ -254,7 +259,7 @@ def _compare(c: Compare, values: Mapping[str, Any]) -> Verdict:
         else:
             result = all(v in members for v in c.value)
     else:  # matches
-        result = re.search(str(c.value), str(actual), re.IGNORECASE) is not None
+        result = bounded_search(str(c.value), str(actual))  # a playbook's pattern: under the time bound
     return Verdict(result=result, decided_by=label)
 
 

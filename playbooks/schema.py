@@ -27,6 +27,7 @@ from playbooks.extract import BOOL_CUES, CUES, EXCLUSION_TRIGGERS
 from playbooks.locator.categories import CATEGORIES
 from playbooks.predicates import FieldKind, Predicate, PredicateSyntaxError, parse_predicate
 from playbooks.regex_safety import backtracking_risk
+from playbooks.regex_safety import bounded as bounded_rx
 
 __all__ = [
     "OUTCOMES",
@@ -277,6 +278,7 @@ class Playbook:
     checks: tuple[CompiledCheck, ...] = field(repr=False)
     marks: Mapping[tuple[str | int, ...], int] = field(default_factory=dict, repr=False)
     roles: Mapping[str, str] = field(default_factory=dict, repr=False)  # what {us}/{them} were bound to
+    bounded: bool = field(default=True, repr=False)  # patterns run under a time bound (all but built-ins)
 
     @property
     def description(self) -> str:
@@ -290,7 +292,9 @@ class Playbook:
         """This playbook with `{us}`/`{them}` in its patterns bound to `roles` (regexes for each side)."""
         if dict(roles) == dict(self.roles):
             return self
-        clauses, checks = _compile(self.model, Path(self.source).name, dict(self.marks), roles=roles)
+        clauses, checks = _compile(
+            self.model, Path(self.source).name, dict(self.marks), roles=roles, bounded=self.bounded
+        )
         return replace(self, clauses=clauses, checks=checks, roles=dict(roles))
 
     def clause(self, clause_id: str) -> CompiledClause | None:
@@ -313,7 +317,9 @@ def load_playbook_file(path: Path) -> Playbook:
     return parse_playbook(data, source=str(path))
 
 
-def parse_playbook(data: bytes, *, source: str) -> Playbook:
+def parse_playbook(data: bytes, *, source: str, bounded: bool = True) -> Playbook:
+    """A playbook from its YAML bytes. Its patterns run under a time bound (`regex_safety`) unless
+    `bounded` is False, which only the built-in playbooks, trusted and measured, are loaded with."""
     name = Path(source).name
     try:
         text = data.decode("utf-8")
@@ -332,8 +338,9 @@ def parse_playbook(data: bytes, *, source: str) -> Playbook:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
         raise PlaybookError(_describe(name, marks, loc, err)) from None
-    clauses, checks = _compile(model, name, marks)
+    clauses, checks = _compile(model, name, marks, bounded=bounded)
     return Playbook(
+        bounded=bounded,
         marks=marks,
         id=model.id,
         version=model.version,
@@ -462,7 +469,12 @@ UNBOUND_ROLES: Mapping[str, str] = {
 
 
 def _compile(
-    model: PlaybookFile, name: str, marks: Marks, *, roles: Mapping[str, str] | None = None
+    model: PlaybookFile,
+    name: str,
+    marks: Marks,
+    *,
+    roles: Mapping[str, str] | None = None,
+    bounded: bool = True,
 ) -> tuple[tuple[CompiledClause, ...], tuple[CompiledCheck, ...]]:
     bound = {**UNBOUND_ROLES, **(roles or {})}
     templated: list[bool] = [False]
@@ -488,6 +500,8 @@ def _compile(
                 f"regular expression {pattern!r} can backtrack catastrophically: {risk}; bound the inner "
                 "repetition, or make it atomic (?>…) or possessive (*+, ++)",
             )
+        if bounded:
+            return bounded_rx(compiled, where=f"{name}: line {_line(marks, loc)}: {_dotted(loc)}")
         return compiled
 
     def rxs(

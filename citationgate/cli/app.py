@@ -5,7 +5,8 @@ Exit codes (documented in the README):
   1  the gate said no: `--strict` saw a rejection, `--fail-on` met its severity, `check-answer` withheld
   2  usage error (a bad option or argument)
   3  the input file could not be read (missing, unsupported, empty, corrupt, encrypted)
-  4  bad proposals, findings or playbook (JSON/YAML that does not match its schema)
+  4  bad proposals, findings or playbook (JSON/YAML that does not match its schema; a custom playbook
+     pattern past its time bound)
   5  the document is withheld (not read whole), so nothing is reviewed against it
   6  database error, or a review/finding/version that is not in the store
   7  the audit chain is broken
