@@ -129,3 +129,40 @@ def check_chain(
             "entries after it were removed, or the chain was rewritten",
         )
     return None
+
+
+# ── chains written before entries were numbered ──────────────────────────────────────────────────────
+#: The rule the first releases sealed entries with: no number, no key, `sha256(prev_hash \n fields)`.
+LEGACY_RULE = "sha256(prev_hash + '\\n' + fields), entries unnumbered"
+
+
+def legacy_entry_hash(prev_hash: str, fields: Mapping[str, Any]) -> str:
+    """An entry's hash under the first releases' rule (`LEGACY_RULE`)."""
+    return hashlib.sha256(f"{prev_hash}\n{canonical_json(fields)}".encode()).hexdigest()
+
+
+def scan_legacy(
+    entries: Iterable[tuple[int, Mapping[str, Any], str, str]], *, key: bytes | None = None
+) -> tuple[int, ChainBreak | None]:
+    """Walk a chain that may begin with entries sealed under `LEGACY_RULE` (ids rising, gaps allowed, as
+    those releases wrote them) and go on with entries sealed under the current rule (numbered by their
+    id, as the current release appends them after such a chain). Returns how many entries the legacy
+    prefix has, and the first link that holds under neither rule (None: the chain is intact as written)."""
+    expected_prev, legacy, last_id, in_prefix = GENESIS, 0, 0, True
+    for entry_id, fields, prev_hash, own_hash in entries:
+        if entry_id <= last_id:
+            return legacy, ChainBreak(entry_id=entry_id, reason=f"it is numbered {entry_id} after {last_id}")
+        if prev_hash != expected_prev:
+            return legacy, ChainBreak(entry_id=entry_id, reason="its link to the entry before does not match")
+        if in_prefix and legacy_entry_hash(prev_hash, fields) == own_hash:
+            legacy += 1
+        elif entry_hash(prev_hash, fields, seq=entry_id, key=key) == own_hash:
+            in_prefix = False
+        else:
+            return legacy, ChainBreak(
+                entry_id=entry_id,
+                reason="its contents do not match its hash, under the rule it was written with or the "
+                "current one",
+            )
+        expected_prev, last_id = own_hash, entry_id
+    return legacy, None

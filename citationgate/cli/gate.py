@@ -196,6 +196,14 @@ def audit(
             help="With --check: a head printed earlier (HASH or HASH:COUNT) that must still be in the chain.",
         ),
     ] = None,
+    migrate: Annotated[
+        bool,
+        typer.Option(
+            "--migrate",
+            help="Re-seal a chain written before entries were numbered, once it verifies under the rule it "
+            "was written with (exit 7, nothing changed, if it does not).",
+        ),
+    ] = False,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Show only the last N entries.")] = None,
     db: DbOption = None,
@@ -206,10 +214,18 @@ def audit(
     text). Keep the head `audit head` prints (or the `audit_head` a review prints) somewhere the database's
     users cannot write, and check against it later with `--check --expect HEAD`: a chain cut short or
     rewritten then fails. Set CITATIONGATE_AUDIT_KEY to make every hash an HMAC under that secret.
+
+    A database written by the first releases fails the check at entry 1: `--migrate` verifies its chain
+    under the old rule, re-seals it under the current one and records that in the chain itself.
     """
     store = Store.open(db)
     if expect is not None and not check:
         raise typer.BadParameter("--expect needs --check", param_hint="--expect")
+    if migrate:
+        if check or action is not None:
+            raise typer.BadParameter("--migrate runs alone (then `audit --check`)", param_hint="--migrate")
+        _migrate(store, fmt)
+        return
     if action is AuditAction.head:
         head = store.head()
         if fmt is Format.json:
@@ -250,6 +266,27 @@ def audit(
             f"{e['id']:>5}  {e['at'][:19]:<19}  {e['action']:<9} {e['result']:<12} "
             f"{e['actor'][:20]:<20} {proposal[:10]:<10} {_one_line(e['reason'], 90)}"
         )
+
+
+def _migrate(store: Store, fmt: Format) -> None:
+    done = store.migrate_audit()  # a chain broken under its own rule: AuditChainError, exit 7
+    if fmt is Format.json:
+        emit_json(done.to_dict())
+        return
+    if not done.resealed:
+        typer.echo(
+            f"audit chain already sealed under the current rule ({done.head.entries} entries): nothing to do"
+        )
+        return
+    before = done.head_before
+    typer.echo(
+        f"audit chain re-sealed: {done.resealed} entries verified under the rule they were written with "
+        f"({done.legacy} under the first releases' rule) and numbered under the current one; "
+        f"{done.sealed_reviews} older reviews sealed; entry {done.head.entries} records the migration"
+    )
+    if before is not None:
+        typer.echo(f"head before: {before.hash}:{before.entries} (kept in the migration entry)")
+    typer.echo(f"head now:    {done.head.hash}:{done.head.entries} (export this one)")
 
 
 # ── rendering (over finding dicts, so stored reviews print the same way) ─────────────────────────

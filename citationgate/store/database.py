@@ -7,11 +7,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session, col, select
 
-from citationgate.audit import GENESIS, AuditEvent, ChainBreak, Head, check_chain, entry_hash, event_fields
+from citationgate.audit import (
+    GENESIS,
+    AuditEvent,
+    ChainBreak,
+    Head,
+    check_chain,
+    entry_hash,
+    event_fields,
+    scan_legacy,
+)
 from citationgate.audit import key_from_env as audit_key_from_env
 from citationgate.errors import NotFoundError
 from citationgate.store.connection import Database, resolve_url
@@ -19,6 +28,9 @@ from citationgate.store.record import check_review, cross_check, load_document, 
 from citationgate.store.tables import AuditRow, DocumentVersionRow, FindingRow, ReviewRow
 from ingest.document import Document
 from ingest.load import READER_VERSION
+
+if TYPE_CHECKING:
+    from citationgate.store.migrate import Migration
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -319,6 +331,13 @@ class Store:
         s.flush()
         return Head(hash=prev, entries=seq)
 
+    def migrate_audit(self) -> Migration:
+        """Re-seal a chain written before entries were numbered, once verified under its own rule
+        (`citationgate.store.migrate`); nothing to do for a chain that checks."""
+        from citationgate.store.migrate import migrate_audit
+
+        return migrate_audit(self)
+
     def head(self) -> Head:
         """The chain's head: its last hash and its length (the genesis hash and 0 when empty)."""
         with self._db.read() as s:
@@ -340,6 +359,14 @@ class Store:
             rows = s.exec(select(AuditRow).order_by(col(AuditRow.id))).all()
             entries = [(r.id or 0, _audit_fields(r), r.prev_hash, r.hash) for r in rows]
             broken = check_chain(entries, key=self.audit_key, expect=expect)
+            if broken is not None and broken.entry_id is not None:
+                legacy, legacy_break = scan_legacy(entries, key=self.audit_key)
+                if legacy and legacy_break is None:
+                    broken = ChainBreak(
+                        entry_id=broken.entry_id,
+                        reason="it was sealed under the rule of the first releases (entries unnumbered); "
+                        "`citationgate audit --migrate` verifies the chain under that rule and re-seals it",
+                    )
             if broken is None:
                 reviews = s.exec(select(ReviewRow).order_by(col(ReviewRow.id))).all()
                 versions = {v.id or 0: v for v in s.exec(select(DocumentVersionRow)).all()}

@@ -94,11 +94,21 @@ def check_review(
 def commitments(entries: Iterable[AuditRow]) -> dict[int, tuple[int, str]]:
     """review id → (the first entry that speaks for it, the review_sha256 it committed to)."""
     out: dict[int, tuple[int, str]] = {}
+
+    def commit(rid: object, entry: AuditRow, sha: object) -> None:
+        # the first entry that commits to a content hash (an entry of the first releases committed none)
+        if isinstance(rid, int) and (rid not in out or not out[rid][1]):
+            out[rid] = (entry.id or 0, str(sha or ""))
+
     for e in entries:
         payload = _payload(e)
-        rid = payload.get("review_id") if isinstance(payload, Mapping) else None
-        if isinstance(rid, int) and rid not in out:
-            out[rid] = (e.id or 0, str(payload.get("review_sha256", "")))
+        if not isinstance(payload, Mapping):
+            continue
+        commit(payload.get("review_id"), e, payload.get("review_sha256"))
+        sealed = payload.get("sealed_reviews") if e.action == "migrate" else None
+        if isinstance(sealed, Mapping):  # `audit --migrate` sealed these older reviews as they were then
+            for key, sha in sealed.items():
+                commit(int(key) if str(key).isdigit() else None, e, sha)
     return out
 
 
