@@ -15,6 +15,7 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -468,6 +469,34 @@ UNBOUND_ROLES: Mapping[str, str] = {
 }
 
 
+class _Risky(Exception):
+    """A pattern `backtracking_risk` refuses (its message says why)."""
+
+
+@lru_cache(maxsize=8192)
+def _regex(pattern: str, literal: bool) -> re.Pattern[str]:
+    """One pattern compiled and checked once per process, however many times the playbook is compiled.
+
+    `Playbook.bind` recompiles the playbook for each contract's parties, but only its `{us}`/`{them}`
+    patterns change; the rest (most of them) come from here rather than being parsed and checked for
+    catastrophic backtracking again for every document. The same text gives the same result.
+    """
+    if literal:
+        words = [re.escape(w) for w in pattern.split()]
+        return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b", re.IGNORECASE)
+    compiled = re.compile(pattern, re.IGNORECASE)
+    risk = backtracking_risk(pattern)
+    if risk is not None:
+        raise _Risky(risk)
+    return compiled
+
+
+@lru_cache(maxsize=1024)
+def _builtin_regex(pattern: str) -> re.Pattern[str]:
+    """A built-in cue or trigger (not checked: they ship with the code), compiled once per process."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
 def _compile(
     model: PlaybookFile,
     name: str,
@@ -486,21 +515,17 @@ def _compile(
         if "{us}" in pattern or "{them}" in pattern:
             templated[0] = True
             pattern = pattern.replace("{us}", bound["us"]).replace("{them}", bound["them"])
-        if literal:
-            words = [re.escape(w) for w in pattern.split()]
-            return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b", re.IGNORECASE)
         try:
-            compiled = re.compile(pattern, re.IGNORECASE)
+            compiled = _regex(pattern, literal)
         except re.error as exc:
             raise fail(loc, f"invalid regular expression {pattern!r} ({exc})") from None
-        risk = backtracking_risk(pattern)
-        if risk is not None:
+        except _Risky as risk:
             raise fail(
                 loc,
                 f"regular expression {pattern!r} can backtrack catastrophically: {risk}; bound the inner "
                 "repetition, or make it atomic (?>…) or possessive (*+, ++)",
-            )
-        if bounded:
+            ) from None
+        if bounded and not literal:  # a custom playbook's pattern also runs under a time bound
             return bounded_rx(compiled, where=f"{name}: line {_line(marks, loc)}: {_dotted(loc)}")
         return compiled
 
@@ -650,7 +675,7 @@ def _compile_field(
             if v in spec.cues:
                 cues[v] = rxs(spec.cues[v], (*floc, "cues", v))
             elif v in CUES:
-                cues[v] = tuple(re.compile(p, re.IGNORECASE) for p in CUES[v])
+                cues[v] = tuple(_builtin_regex(p) for p in CUES[v])
             elif v != spec.default and v not in _CATCH_ALL:
                 raise fail(
                     (*floc, "values"),
@@ -674,7 +699,7 @@ def _compile_field(
         raise fail((*floc, "type"), "a text value needs a pattern")
     after: tuple[re.Pattern[str], ...] = ()
     if spec.after is True:
-        after = tuple(re.compile(p, re.IGNORECASE) for p in EXCLUSION_TRIGGERS)
+        after = tuple(_builtin_regex(p) for p in EXCLUSION_TRIGGERS)
     elif isinstance(spec.after, list):
         after = rxs(spec.after, (*floc, "after"))
     pattern = rxs([spec.pattern], (*floc, "pattern"))[0] if spec.pattern else None
