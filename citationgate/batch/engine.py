@@ -30,10 +30,24 @@ from citationgate.store_runs import DONE, FAILED, FINAL, WITHHELD, RunStore, doc
 from playbooks import load_playbook
 from playbooks.schema import Playbook
 
-__all__ = ["MAX_CHUNK", "Progress", "chunk_size", "clause_titles", "run_batch"]
+__all__ = ["LEAN_DASK", "MAX_CHUNK", "Progress", "chunk_size", "clause_titles", "local_cluster", "run_batch"]
 
 #: Documents per Dask task: enough to spread its few milliseconds of overhead, few enough to balance.
 MAX_CHUNK = 50
+
+#: Dask's own background work, turned down for a local cluster: the worker's statistical profiler (a stack
+#: sample every 10 ms), the GIL and disk monitors and the 20 ms event-loop tick cost a worker ~7 % of a
+#: core and the driver (scheduler and nannies) ~5 % while reviewing; with these, under 1 % each
+#: (measured idle-vs-busy on this machine; see docs/batch_scale.md). For `dask worker` processes started
+#: by hand, the same settings as environment variables are in the README's batch section.
+LEAN_DASK: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.system-monitor.disk": False,
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,6 +149,7 @@ def run_batch(
     report()
     task_options = {**options, "db": url, "playbook_ref": ref}
     reviewed = 0
+    spent: Counter[str] = Counter({"review": 0.0, "write": 0.0})  # worker seconds, summed over documents
     if todo:
         own, dask_client = _client(client, scheduler, workers)
         try:
@@ -157,12 +172,15 @@ def run_batch(
                 for o in outcomes:
                     state[o["status"]] += 1
                     reviewed += int(o["status"] == DONE and not o["already"])
+                    for part, secs in (o.get("seconds") or {}).items():
+                        spent[part] += secs
                 report()
         finally:
             if own:
                 _close(dask_client)
     runs.finish_run(run_id)
-    return _summary(runs, run_id, reviewed=reviewed, skipped=skipped, seconds=time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return _summary(runs, run_id, reviewed=reviewed, skipped=skipped, seconds=seconds, spent=spent)
 
 
 def _record_lost(
@@ -194,7 +212,15 @@ def _record_lost(
     return out
 
 
-def _summary(runs: RunStore, run_id: int, *, reviewed: int, skipped: int, seconds: float) -> dict[str, Any]:
+def _summary(
+    runs: RunStore,
+    run_id: int,
+    *,
+    reviewed: int,
+    skipped: int,
+    seconds: float,
+    spent: Mapping[str, float],
+) -> dict[str, Any]:
     entries = runs.entries(run_id)
     by_entry = Counter(e["status"] for e in entries)
     docs: dict[str, str] = {}
@@ -220,6 +246,9 @@ def _summary(runs: RunStore, run_id: int, *, reviewed: int, skipped: int, second
         "entries_by_status": dict(sorted(by_entry.items())),
         "seconds": round(seconds, 3),
         "documents_per_second": round(reviewed / seconds, 3) if seconds > 0 else None,
+        # the workers' time, summed: reading and reviewing, then writing (waiting for the store's lock
+        # included) — when "write" nears "review" / workers, the store is what limits the run
+        "worker_seconds": {part: round(v, 3) for part, v in spent.items()},
         "not_done": problems,
         "complete": all(e["status"] in (*FINAL, FAILED) for e in entries),
     }
@@ -236,7 +265,7 @@ def _client(client: Any, scheduler: str | None, workers: int | None) -> tuple[bo
     if client is not None:
         return False, client
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise BatchError(
             "the batch engine needs Dask: pip install 'citationgate[batch]' (dask and distributed)"
@@ -244,18 +273,27 @@ def _client(client: Any, scheduler: str | None, workers: int | None) -> tuple[bo
     try:
         if scheduler:
             return True, Client(scheduler, timeout="15s")  # type: ignore[no-untyped-call]
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers or os.cpu_count() or 1,
+        return True, Client(local_cluster(workers or os.cpu_count() or 1))  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        where = scheduler or "a local cluster"
+        raise BatchError(f"cannot start or reach the Dask scheduler ({where}): {exc}") from None
+
+
+def local_cluster(workers: int) -> Any:
+    """A `LocalCluster` of `workers` single-threaded worker processes, with Dask's background work turned
+    down (`LEAN_DASK`: the nannies hand the settings to the worker processes they start)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(LEAN_DASK):
+        return LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP server on a free port, not 8787
             silence_logs=logging.ERROR,
         )
-        return True, Client(cluster)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        where = scheduler or "a local cluster"
-        raise BatchError(f"cannot start or reach the Dask scheduler ({where}): {exc}") from None
 
 
 def _close(client: Any) -> None:

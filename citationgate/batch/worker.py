@@ -20,7 +20,7 @@ from citationgate.batch.sources import read_bytes
 from citationgate.errors import StoreError, WithheldDocumentError
 from citationgate.review import finding_dict, review
 from citationgate.store import Store
-from citationgate.store_runs import DONE, FAILED, WITHHELD, DocumentOutcome, RunStore
+from citationgate.store_runs import DONE, FAILED, WITHHELD, RunStore
 from ingest.errors import CitationGateError
 from ingest.load import load_document
 from playbooks import load_playbook
@@ -69,13 +69,18 @@ def review_chunk(chunk: Sequence[Mapping[str, Any]], options: Mapping[str, Any])
         if key in settled:
             out.append({"key": key, "status": settled[key], "reason": "", "review_id": None, "already": True})
             continue
-        out.append(_one(runs, item, options, ref).to_dict())
+        t0 = time.perf_counter()
+        record = _one(item, options, ref)
+        t1 = time.perf_counter()
+        outcome = runs.write_outcome(**record).to_dict()
+        # where a worker's time goes: reading and reviewing, then writing (waiting for the lock included)
+        outcome["seconds"] = {"review": round(t1 - t0, 4), "write": round(time.perf_counter() - t1, 4)}
+        out.append(outcome)
     return out
 
 
-def _one(
-    runs: RunStore, item: Mapping[str, Any], options: Mapping[str, Any], ref: Mapping[str, str]
-) -> DocumentOutcome:
+def _one(item: Mapping[str, Any], options: Mapping[str, Any], ref: Mapping[str, str]) -> dict[str, Any]:
+    """Read and review one document: what `RunStore.write_outcome` is to record (its keyword arguments)."""
     key, sha = str(item["key"]), str(item["source_sha256"])
     view = str(options.get("view") or "accepted")
     we = str(options["we"]) if options.get("we") else None
@@ -93,9 +98,11 @@ def _one(
         name, data = read_bytes(item["locator"])
         common["name"] = name
         if hashlib.sha256(data).hexdigest() != sha:
-            return runs.write_outcome(
-                **common, status=FAILED, reason=f"{name}: the file changed since it was listed; list it again"
-            )
+            return {
+                **common,
+                "status": FAILED,
+                "reason": f"{name}: the file changed since it was listed; list it again",
+            }
         with tempfile.TemporaryDirectory(prefix="citationgate-batch-") as tmp:
             path = Path(tmp) / name
             path.write_bytes(data)
@@ -104,20 +111,23 @@ def _one(
     except WithheldDocumentError:
         assert document is not None
         reasons = "; ".join(document.reasons) or "no reason recorded"
-        return runs.write_outcome(**common, status=WITHHELD, reason=reasons, document=document)
+        return {**common, "status": WITHHELD, "reason": reasons, "document": document}
     except CitationGateError as exc:
-        return runs.write_outcome(**common, status=FAILED, reason=str(exc))
+        return {**common, "status": FAILED, "reason": str(exc)}
     except Exception as exc:  # a bug in one document's review must not stop the room
-        return runs.write_outcome(
-            **common, status=FAILED, reason=f"internal error ({type(exc).__name__}): {exc}", transient=True
-        )
+        return {
+            **common,
+            "status": FAILED,
+            "reason": f"internal error ({type(exc).__name__}): {exc}",
+            "transient": True,
+        }
     findings = [finding_dict(f) for f in result.findings]
-    return runs.write_outcome(
+    return {
         **common,
-        status=DONE,
-        document=document,
-        findings=findings,
-        audit=result.audit,
-        summary=result.summary,
-        cells=portfolio_cells(findings, result.summary),
-    )
+        "status": DONE,
+        "document": document,
+        "findings": findings,
+        "audit": result.audit,
+        "summary": result.summary,
+        "cells": portfolio_cells(findings, result.summary),
+    }
