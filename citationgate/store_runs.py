@@ -115,11 +115,25 @@ class BatchOutcomeRow(SQLModel, table=True):
     outcome: str
 
 
+class BatchSchemaRow(SQLModel, table=True):
+    """The version of the batch tables a database holds (one row); see `SCHEMA_VERSION`."""
+
+    __tablename__ = "batch_schema"
+    id: int = Field(default=1, primary_key=True)
+    version: int
+
+
+#: 1: the first batch commit (runs, entries, documents with their cells). 2: each document's outcome per
+#: clause type in `batch_outcomes` (what the portfolio counts and filters on) and the clause titles kept
+#: with each run. A database without `batch_schema` is version 1 (or new); opening it migrates it.
+SCHEMA_VERSION = 2
+
 _TABLES = [
     BatchRunRow.__table__,  # type: ignore[attr-defined]
     BatchEntryRow.__table__,  # type: ignore[attr-defined]
     BatchDocumentRow.__table__,  # type: ignore[attr-defined]
     BatchOutcomeRow.__table__,  # type: ignore[attr-defined]
+    BatchSchemaRow.__table__,  # type: ignore[attr-defined]
 ]
 
 
@@ -152,6 +166,49 @@ class RunStore:
             SQLModel.metadata.create_all(store.engine, tables=_TABLES)
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot create the batch tables in {_redact(store.url)}: {exc}") from None
+        if self.schema_version() < SCHEMA_VERSION:
+            self._migrate()
+
+    def schema_version(self) -> int:
+        with self.store._db.read() as s:
+            row = s.get(BatchSchemaRow, 1)
+            return row.version if row is not None else 1
+
+    def _migrate(self) -> None:
+        """Bring tables made by earlier batch code up to `SCHEMA_VERSION`, in one write transaction (a
+        worker opening the same database at that moment waits, then finds it done)."""
+        with self._session() as s:
+            self._serialise(s)
+            row = s.get(BatchSchemaRow, 1)
+            if row is not None and row.version >= SCHEMA_VERSION:
+                return
+            # 1 → 2: each settled document's outcomes from its cells, each run's clause titles from them
+            o: Any = BatchOutcomeRow
+            d: Any = BatchDocumentRow
+            have = select(o.key).distinct()
+            docs: Any = s.exec(select(d.key, d.cells).where(d.key.not_in(have))).all()
+            titles_by_key: dict[str, dict[str, str]] = {}
+            for key, cells_json in docs:
+                cells = json.loads(cells_json or "{}")
+                for rule, cell in cells.items():
+                    s.add(BatchOutcomeRow(key=key, rule=rule, outcome=str(cell.get("outcome") or "")))
+                titles_by_key[key] = {r: str(c.get("title") or r) for r, c in cells.items()}
+            for run in s.exec(select(BatchRunRow)).all():
+                options = json.loads(run.options or "{}")
+                if "titles" in options:
+                    continue
+                titles = _playbook_titles(str(options.get("playbook") or ""), run.playbook_sha256)
+                if titles is None:  # the playbook is not here as it was: the titles the cells name
+                    keys = s.exec(select(BatchEntryRow.key).where(BatchEntryRow.run_id == run.id)).all()
+                    titles = {}
+                    for k in keys:
+                        for r, t in titles_by_key.get(k or "", {}).items():
+                            if titles.get(r, r) == r:  # a not-applicable cell's title is its id
+                                titles[r] = t
+                options["titles"] = titles
+                run.options = _dumps(options)
+                s.add(run)
+            s.merge(BatchSchemaRow(id=1, version=SCHEMA_VERSION))
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -408,6 +465,21 @@ class RunStore:
         with self._session() as s:
             existing = s.exec(select(BatchDocumentRow).where(BatchDocumentRow.key == key)).one()
             return _outcome(existing, already=True)
+
+
+def _playbook_titles(spec: str, sha256: str) -> dict[str, str] | None:
+    """The clause and check titles of the playbook a run used, if it still loads with the same hash."""
+    from playbooks import load_playbook
+
+    try:
+        pb = load_playbook(spec)
+    except Exception:  # gone, moved or broken since: the caller falls back to the cells' titles
+        return None
+    if pb.sha256 != sha256:
+        return None
+    titles = {c.id: c.title for c in pb.clauses}
+    titles.update({c.id: c.title for c in pb.checks})
+    return titles
 
 
 def _filters(where: Sequence[tuple[str, str, bool]]) -> list[Any]:
