@@ -1,13 +1,15 @@
 """Benchmark: the data room — a sequential `review` loop against `batch` on 1 and 2 Dask workers, same run.
 
-    python benchmarks/batch.py [--texts 1000] [--pdfs] [--portfolio 10000] [--lsh-sample 1500] [--json OUT]
+    python benchmarks/batch.py [--texts 1000] [--pdfs] [--db sqlite|postgresql] [--passes loop,1,2]
+                               [--portfolio 10000] [--lsh-sample 1500] [--json OUT]
 
 Corpora (from ../shared/data; never copied into the repo):
 - `--texts N` CUAD texts: the shared texts repeated until there are N, each copy made distinct by a line
   appended at the end (`[copy k]`), so content hashing does not fold the repeats into one review.
 - `--pdfs`: the 40 shared CUAD PDFs.
 
-For each corpus, each run on a fresh SQLite database: the baseline is the loop a user would write —
+For each corpus, each pass on a fresh database (SQLite, or with `--db postgresql` a schema of a private
+PostgreSQL server started for the run, as the test suite does): the baseline is the loop a user would write —
 `load_document` + `review(…, store=…)` per file in one process — then `batch` with a local cluster of 1
 and of 2 worker processes (cluster start-up reported separately; the batch figure includes it).
 Reported: contracts/s, the overhead of batch at one worker against the loop (goal ≤ 10 %), the scaling
@@ -32,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +72,9 @@ def make_texts(n: int, out: Path) -> Path:
     return out
 
 
-def sequential(folder: Path, db: Path) -> dict[str, Any]:
+def sequential(folder: Path, url: str) -> dict[str, Any]:
     pb = load_playbook("msa-customer")
-    store = Store(f"sqlite:///{db}")
+    store = Store(url)
     files = sorted(p for p in folder.iterdir() if p.is_file())
     t0, c0 = time.perf_counter(), time.process_time()
     done = failed = 0
@@ -101,7 +104,7 @@ def _worker_usage() -> tuple[float, float]:
     return u.ru_maxrss / 1024, u.ru_utime + u.ru_stime
 
 
-def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
+def batched(folder: Path, url: str, workers: int) -> dict[str, Any]:
     from distributed import Client
 
     t0 = time.perf_counter()
@@ -111,7 +114,7 @@ def batched(folder: Path, db: Path, workers: int) -> dict[str, Any]:
     try:
         before = client.run(_worker_usage)
         t1, c1 = time.perf_counter(), time.process_time()
-        summary = run_batch([folder], db=f"sqlite:///{db}", client=client)
+        summary = run_batch([folder], db=url, client=client)
         seconds, driver_cpu = time.perf_counter() - t1, time.process_time() - c1
         after = client.run(_worker_usage)
     finally:
@@ -144,19 +147,57 @@ def db_bytes(db: Path) -> int:
     return sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
 
 
-def corpus(name: str, folder: Path, tmp: Path, passes: tuple[str, ...] = PASSES) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+class Databases:
+    """Where each pass writes: a fresh SQLite file, or a fresh schema of a private PostgreSQL server started
+    for the run (the test suite's, `tests/databases.py`), and what each holds on disk afterwards."""
+
+    def __init__(self, kind: str, tmp: Path, stack: ExitStack) -> None:
+        self.kind, self.tmp, self.stack = kind, tmp, stack
+        self.cluster: Any = None
+        if kind == "postgresql":
+            from tests.databases import find_bin_dir, running_cluster
+
+            bin_dir = find_bin_dir()
+            if bin_dir is None:
+                sys.exit("Error: --db postgresql needs a PostgreSQL server (initdb) installed")
+            self.cluster = stack.enter_context(running_cluster(bin_dir))
+
+    def new(self, name: str) -> str:
+        if self.cluster is None:
+            return f"sqlite:///{self.tmp / name}.db"
+        from tests.databases import fresh_database
+
+        return str(self.stack.enter_context(fresh_database(self.cluster)))
+
+    def size(self, url: str) -> int:
+        if self.cluster is None:
+            return db_bytes(Path(url.removeprefix("sqlite:///")))
+        import sqlalchemy
+
+        engine = sqlalchemy.create_engine(url)
+        with engine.connect() as c:
+            n = c.exec_driver_sql(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                "JOIN pg_namespace s ON s.oid = c.relnamespace "
+                "WHERE s.nspname = current_schema() AND c.relkind = 'r'"
+            ).scalar()
+        engine.dispose()
+        return int(n or 0)
+
+
+def corpus(name: str, folder: Path, dbs: Databases, passes: tuple[str, ...] = PASSES) -> dict[str, Any]:
+    out: dict[str, Any] = {"database": dbs.kind}
     if "loop" in passes:
         log(f"[{name}] sequential review loop …")
-        out["sequential"] = seq = sequential(folder, tmp / f"{name}-seq.db")
+        out["sequential"] = seq = sequential(folder, dbs.new(f"{name}-seq"))
         log(f"[{name}]   {seq}")
     for w in (1, 2):
         if str(w) not in passes:
             continue
         log(f"[{name}] batch, {w} worker(s) …")
-        db = tmp / f"{name}-batch{w}.db"
-        out[f"batch_{w}"] = b = batched(folder, db, w)
-        b["db_bytes"] = db_bytes(db)
+        url = dbs.new(f"{name}-batch{w}")
+        out[f"batch_{w}"] = b = batched(folder, url, w)
+        b["db_bytes"] = dbs.size(url)
         b["db_mb_per_1000"] = round(b["db_bytes"] / b["files"] * 1000 / 2**20, 1)
         log(f"[{name}]   {b}")
     seq, b1, b2 = out.get("sequential"), out.get("batch_1"), out.get("batch_2")
@@ -273,6 +314,12 @@ def main() -> None:
     ap.add_argument("--lsh-sample", type=int, default=1500)
     ap.add_argument("--json", type=Path, help="write the figures here as JSON")
     ap.add_argument(
+        "--db",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="the store every pass writes to: SQLite files, or a private PostgreSQL server started here",
+    )
+    ap.add_argument(
         "--passes",
         default=",".join(PASSES),
         help="which passes over each corpus: loop (the baseline), 1 and 2 (workers); default all three",
@@ -282,18 +329,20 @@ def main() -> None:
         sys.exit(f"Error: {DATA} not found (expected ../shared/data beside the checkout)")
     results: dict[str, Any] = {"load_average_start": os.getloadavg(), "cores": os.cpu_count()}
     tmp = Path(tempfile.mkdtemp(prefix="cg-batch-bench-"))
+    stack = ExitStack()
     try:
+        dbs = Databases(args.db, tmp, stack)
         texts = make_texts(args.texts, tmp / "texts")
         passes = tuple(p.strip() for p in args.passes.split(",") if p.strip())
         results["passes"] = passes
-        results["texts"] = corpus("texts", texts, tmp, passes)
+        results["texts"] = corpus("texts", texts, dbs, passes)
         if args.pdfs:
             pdfs = tmp / "pdfs"
             pdfs.mkdir()
             for p in sorted((DATA / "pdf").glob("*.pdf")):
                 shutil.copy(p, pdfs / p.name)
-            results["pdfs"] = corpus("pdfs", pdfs, tmp, passes)
-        if args.portfolio and "2" in passes:
+            results["pdfs"] = corpus("pdfs", pdfs, dbs, passes)
+        if args.portfolio and "2" in passes and args.db == "sqlite":
             db = tmp / "texts-batch2.db"
             run_id = grow_store(db, args.portfolio)
             runs = RunStore(Store(f"sqlite:///{db}"))
@@ -314,6 +363,7 @@ def main() -> None:
             results["lsh"] = {t: compare_with_exact(sample, threshold=t) for t in (0.8, 0.6)}
             log(f"[lsh] {results['lsh']}")
     finally:
+        stack.close()
         shutil.rmtree(tmp, ignore_errors=True)
     results["load_average_end"] = os.getloadavg()
     report(results)
@@ -335,7 +385,7 @@ def report(r: dict[str, Any]) -> None:
         c = r[name]
         s, b1, b2 = c.get("sequential"), c.get("batch_1"), c.get("batch_2")
         files = (s or b1 or b2 or {}).get("files")
-        print(f"\n{name}: {files} files")
+        print(f"\n{name}: {files} files, into {c['database']}")
         if s:
             print(
                 f"  sequential review loop   {s['per_second']:8.2f} contracts/s  ({s['seconds']} s, "
