@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from citationgate.batch import run_batch  # noqa: E402
-from citationgate.batch.engine import local_cluster  # noqa: E402
+from citationgate.batch.engine import LEAN_DASK, local_cluster  # noqa: E402
 from citationgate.batch.families import compare_with_exact  # noqa: E402
 from citationgate.batch.portfolio import portfolio  # noqa: E402
 from citationgate.review import review  # noqa: E402
@@ -137,6 +137,52 @@ def batched(folder: Path, url: str, workers: int) -> dict[str, Any]:
         # summed over documents: reading + reviewing, and writing (waiting for the store's lock included)
         "worker_seconds": summary["worker_seconds"],
     }
+
+
+def _spin(seconds: float) -> None:
+    """Work this thread's CPU for `seconds` (the task whose worker's background work is measured)."""
+    t0 = time.thread_time()
+    while time.thread_time() - t0 < seconds:
+        pass
+
+
+def dask_background(seconds: float) -> dict[str, Any]:
+    """Dask's own CPU while a one-worker cluster runs a task of `seconds` CPU: default settings against
+    `LEAN_DASK` (what `citationgate batch` uses), same run. Worker: its process CPU beyond the task's;
+    driver: the scheduler's and nanny's (this process)."""
+    import dask
+    from distributed import Client
+
+    out: dict[str, Any] = {"task_cpu_seconds": seconds}
+    for label, cfg in (("default", {}), ("lean", LEAN_DASK)):
+        with dask.config.set(cfg):
+            cluster = local_cluster(1) if label == "lean" else _default_cluster()
+        with cluster, Client(cluster) as client:
+            before = client.run(_worker_usage)
+            c0 = time.process_time()
+            client.submit(_spin, seconds, pure=False).result()
+            after = client.run(_worker_usage)
+            driver = time.process_time() - c0
+        extra = sum(after[w][1] - before[w][1] for w in after) - seconds
+        out[label] = {"worker_extra_cpu_seconds": round(extra, 3), "driver_cpu_seconds": round(driver, 3)}
+    out["worker_extra_ratio"] = round(out["default"]["worker_extra_cpu_seconds"] / seconds, 4)
+    out["worker_extra_ratio_lean"] = round(out["lean"]["worker_extra_cpu_seconds"] / seconds, 4)
+    return out
+
+
+def _default_cluster() -> Any:
+    import logging
+
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
+        silence_logs=logging.ERROR,
+    )
 
 
 def db_bytes(db: Path) -> int:
@@ -314,6 +360,12 @@ def main() -> None:
     ap.add_argument("--lsh-sample", type=int, default=1500)
     ap.add_argument("--json", type=Path, help="write the figures here as JSON")
     ap.add_argument(
+        "--background",
+        type=float,
+        default=3.0,
+        help="CPU seconds of the task over which Dask's own background work is measured (0: skip)",
+    )
+    ap.add_argument(
         "--db",
         choices=("sqlite", "postgresql"),
         default="sqlite",
@@ -357,6 +409,10 @@ def main() -> None:
             results["portfolio"] = {"reviews_stored": args.portfolio, "goal_seconds": 1.0, **q}
             results["portfolio"]["db_mb"] = round(db_bytes(db) / 2**20, 1)
             log(f"[portfolio] {results['portfolio']}")
+        if args.background:
+            log("[dask] background work, default settings against LEAN_DASK …")
+            results["dask_background"] = dask_background(args.background)
+            log(f"[dask] {results['dask_background']}")
         if args.lsh_sample:
             sample = clause_sample(args.lsh_sample)
             compare_with_exact(sample[:50])  # warm: imports and first MinHash
@@ -429,6 +485,15 @@ def report(r: dict[str, Any]) -> None:
             print(
                 f"  {label:<32} {m['seconds']:7.3f} s wall, {m['cpu_seconds']:7.3f} s CPU ({m['rows']} rows)"
             )
+    if "dask_background" in r:
+        d = r["dask_background"]
+        dd, dl = d["default"], d["lean"]
+        print(
+            f"\nDask's own CPU over a {d['task_cpu_seconds']} CPU-s task on one worker: worker "
+            f"+{dd['worker_extra_cpu_seconds']} CPU-s ({d['worker_extra_ratio']:.1%}) with the default "
+            f"settings, +{dl['worker_extra_cpu_seconds']} ({d['worker_extra_ratio_lean']:.1%}) with "
+            f"LEAN_DASK; driver {dd['driver_cpu_seconds']} against {dl['driver_cpu_seconds']} CPU-s"
+        )
     if "lsh" in r:
         for t, m in r["lsh"].items():
             print(
