@@ -266,13 +266,20 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
     if scan is None or category is None:
         return region
     anchor = ctx.passages.items[region.anchor] if region else None
-    d = fuse(scan, category, (anchor.start, anchor.end) if anchor else None, region.via if region else None)
+    rule_span = (anchor.start, anchor.end) if anchor else None
+    d = fuse(scan, category, rule_span, region.via if region else None)
     ctx.locations[clause.id] = d.location
-    if d.drop:
-        return None
     if d.take is None:
         return region
-    return _locator_region(ctx, clause, scan, category, d.take.start, d.take.end)
+    taken = _locator_region(ctx, clause, scan, category, d.take.start, d.take.end)
+    if taken is None and region is not None:
+        # no readable passage in the locator's pick: the rules' own region stands (the fusion never turns
+        # a clause the rules located into an absence)
+        ctx.locations[clause.id] = fuse(scan, category, rule_span, region.via, switch=False).location
+        return region
+    if taken is None:
+        ctx.locations[clause.id] = fuse(scan, category, None, None, switch=False, take=False).location
+    return taken
 
 
 def _locator_region(
@@ -1089,6 +1096,12 @@ def _weak_links(
     ]
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
+    loc = ctx.locations.get(clause.id)
+    if loc is not None and loc.doubted and region.via == "pattern":
+        weak.append(
+            f"the clause was found by its patterns only and the learned locator ({loc.locator}) reads no "
+            f"{loc.category} clause anywhere in the document"
+        )
     heading_only = region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages)
     if heading_only and not _heading_words_in_body(ctx, clause, region):
         weak.append("the clause was found by its heading only; none of its operative words occur under it")

@@ -3,8 +3,10 @@ engine is, with the locator's score, rank and version; absences record the locat
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from citationgate.review import review
@@ -12,6 +14,8 @@ from ingest.load import load_document
 from playbooks import load_playbook, run_playbook
 from playbooks.locator import load_locator
 from playbooks.locator.fusion import calibrate
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_contracts"
 
 CONTRACT = """\
 MASTER SERVICES AGREEMENT
@@ -76,3 +80,98 @@ def test_rules_alone_carry_no_location(tmp_path: Path) -> None:
     p.write_text(CONTRACT, encoding="utf-8")
     out = run_playbook(load_document(p), load_playbook("msa-customer"), locator=False)
     assert all(o.location is None for o in out)
+
+
+# --- the fusion never turns a clause the rules located into an absence ---------------------------------
+
+FILLER = (
+    "{n}. {title}. The parties shall cooperate in good faith in respect of the matters described in this "
+    "section, shall keep written records of their meetings, shall exchange reports each calendar quarter "
+    "and shall each bear their own costs of doing so unless the parties agree otherwise in writing. Any "
+    "schedule to this section forms part of it, and each party shall nominate a representative for it."
+)
+TITLES = ["Cooperation", "Records", "Reports", "Meetings", "Representatives", "Costs", "Schedules"]
+# the cap is worded in the playbook's pattern vocabulary but sits under no limitation heading
+PATTERN_ONLY_CAP = (
+    "{n}. Miscellaneous. The aggregate liability of the Supplier under this Agreement shall not exceed "
+    "the fees paid by the Customer in the twelve months before the claim."
+)
+
+
+def _long_contract(tmp_path: Path) -> Path:
+    """A whole contract (well over the fusion's minimum of units) whose cap only the patterns find."""
+    parts = ["SERVICES AGREEMENT", ""]
+    for n in range(1, 31):
+        parts.append(FILLER.format(n=n, title=TITLES[n % len(TITLES)]))
+        parts.append("")
+    parts.append(PATTERN_ONLY_CAP.format(n=31))
+    p = tmp_path / "long.txt"
+    p.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return p
+
+
+def _silent_locator(tmp_path: Path) -> Path:
+    """A real weights file whose heads rate every passage of every contract near zero (a locator that
+    sees no clause anywhere): the worst case for a pattern-only region."""
+    loc = load_locator()
+    meta = {
+        "format": 1,
+        "version": "silent-test",
+        "categories": list(loc.categories),
+        "blocks": [{"name": "word", "kind": "word", "lo": 1, "hi": 1}],
+    }
+    n = len(loc.categories)
+    out = tmp_path / "silent.npz"
+    np.savez(
+        out,
+        meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+        word_vocab=np.frombuffer(b"zzzz", dtype=np.uint8),
+        word_idf=np.ones(1, dtype=np.float32),
+        coef_q=np.zeros((1, n), dtype=np.int8),
+        coef_scale=np.ones(n, dtype=np.float32),
+        intercept=np.full(n, -10.0, dtype=np.float32),
+        thresholds=np.full(n, 0.5, dtype=np.float32),
+    )
+    return out
+
+
+def test_a_pattern_only_clause_the_locator_does_not_see_stays_located(tmp_path: Path) -> None:
+    """The rules find the cap by its words alone, the locator rates every passage far below its threshold:
+    the clause is kept (never reported missing), marked doubted, and the doubt is a weak link."""
+    doc = load_document(_long_contract(tmp_path))
+    silent = load_locator(_silent_locator(tmp_path))
+    pb = load_playbook("msa-customer")
+    rules = {o.rule: o for o in run_playbook(doc, pb, locator=False)}
+    fused = {o.rule: o for o in run_playbook(doc, pb, locator=silent)}
+    assert rules["limitation_of_liability"].outcome != "missing"  # the rules do find it
+    cap = fused["limitation_of_liability"]
+    assert cap.outcome != "missing" and cap.searched is None
+    assert cap.quotes and "shall not exceed" in cap.quotes[0].text
+    assert doc.text[cap.quotes[0].start : cap.quotes[0].end] == cap.quotes[0].text
+    loc = cap.location
+    assert loc is not None and loc.via == "pattern" and loc.doubted and loc.locator == "silent-test"
+    assert loc.confidence < 0.5
+    assert any("learned locator (silent-test) reads no Cap on Liability clause" in w for w in cap.weak)
+
+
+@pytest.mark.parametrize("which", ["shipped", "silent"])
+def test_fusion_never_turns_a_rule_located_clause_into_an_absence(tmp_path: Path, which: str) -> None:
+    """On every sample contract, with the shipped locator and with one that sees nothing, each clause the
+    rules alone locate is still located when the locator is fused in: no absence, no uncertain search
+    (an outcome that carries what was searched is one where the clause was not located)."""
+    locator = load_locator() if which == "shipped" else load_locator(_silent_locator(tmp_path))
+    pb = load_playbook("msa-customer")
+    samples = [*sorted(SAMPLES.glob("*_msa.*")), _long_contract(tmp_path)]
+    for path in samples:
+        doc = load_document(path)
+        rules = {o.rule: o for o in run_playbook(doc, pb, locator=False)}
+        fused = {o.rule: o for o in run_playbook(doc, pb, locator=locator)}
+        located = [r for r, o in rules.items() if o.searched is None and o.quotes]
+        assert located, path.name
+        turned = [r for r in located if fused[r].searched is not None or not fused[r].quotes]
+        assert turned == [], f"{path.name}: {turned}"
+
+
+def test_a_short_text_is_never_doubted(outcomes: dict[str, object]) -> None:
+    fused = {o.rule: o for o in outcomes["fused"]}  # type: ignore[attr-defined]
+    assert all(not o.location.doubted for o in fused.values() if o.location is not None)

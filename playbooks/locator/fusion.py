@@ -13,10 +13,13 @@ is put on one scale with its cross-validated threshold (`calibrate`: the thresho
   document is well over it, the locator's passage is the clause (the rules matched words, not meaning).
 
 - when the rules' region rests on patterns alone and the locator, over a whole contract (at least
-  `DROP_MIN_UNITS` units), rates that region and every other passage clearly below its threshold
-  (calibrated score under `DROP`), the region is not the clause: the words matched, the meaning did not.
-  A short text (a single clause, a playbook test) is never overruled: out of context the locator is
-  weakest, and a missed clause costs more than a false alarm.
+  `DOUBT_MIN_UNITS` units), rates that region and every other passage clearly below its threshold
+  (calibrated score under `DOUBTED`), the region stays the clause but is marked `doubted`: the words
+  matched and the meaning may not have, so a reader must check it (the engine makes that a weak link).
+  The fusion never turns a clause the rules located into an absence: a false "this is missing" costs
+  a lawyer more than a false alarm, and the locator's silence is not evidence that the words are not
+  there. A short text (a single clause, a playbook test) is never doubted: out of context the locator is
+  weakest.
 
 The decision is a `Location`, carried on the outcome and into the review's JSON.
 """
@@ -37,9 +40,9 @@ TAKE = 0.75
 #: ... above which it replaces a rules region that the locator rates below `DOUBT`
 SWITCH = 0.75
 DOUBT = 0.25
-#: calibrated score under which a pattern-only region is dropped (documents of DROP_MIN_UNITS units or more)
-DROP = 0.2
-DROP_MIN_UNITS = 20
+#: calibrated score under which a pattern-only region is doubted (documents of DOUBT_MIN_UNITS units or more)
+DOUBTED = 0.2
+DOUBT_MIN_UNITS = 20
 
 
 def calibrate(p: float, threshold: float) -> float:
@@ -59,6 +62,7 @@ class Location:
     locator_score: float | None = None  # the category head's probability for the located passage
     locator_rank: int | None = None  # that passage's rank among the document's passages
     candidates: tuple[LocatedPassage, ...] = ()  # the locator's best passages (recorded for absences)
+    doubted: bool = False  # the rules' passage is kept, but the locator reads no such clause anywhere
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,16 +73,17 @@ class Location:
             "locator_score": None if self.locator_score is None else round(self.locator_score, 4),
             "locator_rank": self.locator_rank,
             "candidates": [c.to_dict() for c in self.candidates],
+            "doubted": self.doubted,
         }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Decision:
-    """What `fuse` chose: keep the rules' region (or nothing), or take a locator passage instead."""
+    """What `fuse` chose: keep the rules' region (or nothing), or take a locator passage instead.
+    There is no third choice: a region the rules found is never turned into an absence."""
 
     take: LocatedPassage | None  # a locator passage that becomes the clause's anchor
     location: Location
-    drop: bool = False  # the rules' region is not the clause
 
 
 def fuse(
@@ -88,8 +93,12 @@ def fuse(
     via: str | None,
     *,
     k: int = 3,
+    switch: bool = True,
+    take: bool = True,
 ) -> Decision:
-    """Decide between the rules' anchor passage `rule_span` (found `via` heading/pattern) and the locator."""
+    """Decide between the rules' anchor passage `rule_span` (found `via` heading/pattern) and the locator
+    (`switch=False`: keep the rules' passage whatever the locator prefers; `take=False`: never take the
+    locator's passage where the rules found nothing)."""
     loc = scan.locator
     t = loc.threshold(category)
     top = tuple(scan.top(category, k=k))
@@ -97,23 +106,24 @@ def fuse(
     best_cal = calibrate(best.score, t) if best else 0.0
     base = Location(confidence=0.0, via=None, category=category, locator=loc.version, candidates=top)
     if rule_span is None or via is None:
-        if best is not None and best_cal >= TAKE:
+        if take and best is not None and best_cal >= TAKE:
             return _locators_pick(base, best, best_cal)
         return Decision(take=None, location=base)
     here = scan.at(category, *rule_span)
     here_cal = calibrate(here.score, t) if here else 0.0
-    if best is not None and here is not None and here_cal < DOUBT and best_cal >= SWITCH:
+    if switch and best is not None and here is not None and here_cal < DOUBT and best_cal >= SWITCH:
         return _locators_pick(base, best, best_cal)
-    if via == "pattern" and len(scan.units) >= DROP_MIN_UNITS and max(here_cal, best_cal) < DROP:
-        return Decision(take=None, drop=True, location=replace(base, confidence=here_cal / 2))
+    doubted = via == "pattern" and len(scan.units) >= DOUBT_MIN_UNITS and max(here_cal, best_cal) < DOUBTED
+    confidence = (RULE_EVIDENCE.get(via, 0.5) + here_cal) / 2
     return Decision(
         take=None,
         location=replace(
             base,
-            confidence=(RULE_EVIDENCE.get(via, 0.5) + here_cal) / 2,
+            confidence=confidence / 2 if doubted else confidence,
             via=via,
             locator_score=here.score if here else None,
             locator_rank=here.rank if here else None,
+            doubted=doubted,
         ),
     )
 
