@@ -13,7 +13,7 @@ import pytest
 from ingest.load import load_document
 from playbooks import PlaybookError, load_playbook
 from playbooks.locator import CATEGORIES, WEIGHTS, LocatorError, categories_of, load_locator
-from playbooks.locator.features import char_wb_ngrams, word_ngrams
+from playbooks.locator.features import Block, char_wb_ngrams, word_ngrams
 from playbooks.locator.units import HARD, cut_units
 from playbooks.passages import Passages
 
@@ -151,3 +151,30 @@ def test_a_playbook_naming_an_unknown_category_does_not_load(tmp_path: Path) -> 
     )
     with pytest.raises(PlaybookError, match="unknown locator category 'Governing Lore'"):
         load_playbook(p)
+
+
+@pytest.mark.parametrize("kind", ["word", "char_wb"])
+def test_a_batch_of_texts_has_the_features_each_text_has_alone(kind: str) -> None:
+    """The oracle for the vectorised path: `Block.matrix` over many texts gives, row by row, exactly the
+    columns and values that `Block.row` gives each text alone (n-grams never cross two texts)."""
+    texts = [
+        CONTRACT,
+        "",
+        "Assignment. Neither party may assign",
+        "party may assign this Agreement",
+        "no vocabulary here: zzqx",
+    ]
+    if kind == "word":
+        block = load_locator().blocks[0]
+    else:
+        grams = sorted(set(char_wb_ngrams(CONTRACT, 3, 4)))[::3]
+        block = Block(
+            kind="char_wb", vocab=grams, idf=np.linspace(1, 3, len(grams)).astype(np.float32), lo=3, hi=4
+        )
+    rows, cols, vals = block.matrix(texts)
+    for i, t in enumerate(texts):
+        c, v = block.row(t)
+        order = np.argsort(c)
+        assert rows[rows == i].size == c.size
+        np.testing.assert_array_equal(cols[rows == i], c[order])
+        np.testing.assert_allclose(vals[rows == i], v[order], rtol=1e-12)

@@ -132,20 +132,13 @@ class Locator:
         out = np.tile(self.intercept, (n, 1)).astype(np.float32)
         if n == 0:
             return out
-        cols: list[npt.NDArray[np.int64]] = []
-        vals: list[npt.NDArray[np.float64]] = []
-        sizes = np.zeros(n, dtype=np.int64)
-        for r, t in enumerate(texts):
-            for off, block in zip(self._offsets, self.blocks, strict=False):
-                c, v = block.row(t)
-                cols.append(c + off)
-                vals.append(v)
-                sizes[r] += len(c)
-        if sizes.sum():
-            contrib = self.coef[np.concatenate(cols)] * np.concatenate(vals).astype(np.float32)[:, None]
-            filled = np.flatnonzero(sizes)
-            starts = np.concatenate(([0], np.cumsum(sizes[filled])[:-1]))
-            out[filled] += np.add.reduceat(contrib, starts, axis=0)
+        for off, block in zip(self._offsets, self.blocks, strict=False):
+            rows, cols, vals = block.matrix(texts)
+            if not len(rows):
+                continue
+            contrib = self.coef[cols + off] * vals.astype(np.float32)[:, None]
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            out[rows[starts]] += np.add.reduceat(contrib, starts, axis=0)
         return out
 
     def score(self, texts: Sequence[str]) -> FloatArray:
