@@ -150,7 +150,7 @@ class _Context:
             return None
         if self._scan is None:
             loc = self._locator if self._locator is not None else load_locator()
-            self._scan = loc.scan_text(self.text, self.passages)
+            self._scan = loc.scan_text(self.text, self.passages, scanner=self.scanner)
         return self._scan
 
     def _heading_region_end(self, start: int, end: int) -> int:

@@ -67,6 +67,18 @@ def test_run_time_scores_equal_the_training_time_scores() -> None:
     np.testing.assert_allclose(got, unrounded, atol=0.03)
 
 
+def test_a_whole_contract_scans_as_at_training_time() -> None:
+    """One whole training contract, read as `scan` reads it — its units in order (each beside its
+    neighbours when the weights read context), with the rule features of the patterns copied into the
+    weights — scores in numpy as scikit-learn's features scored it at training time."""
+    loc = load_locator()
+    with np.load(WEIGHTS, allow_pickle=False) as arrays:
+        text = bytes(arrays["probe_seq_text"]).decode("utf-8")
+        expected = arrays["probe_seq_scores"]
+    assert loc.rules is not None and len(expected) >= 5
+    np.testing.assert_allclose(loc.scan_text(text).scores, expected, atol=1e-5)
+
+
 def test_scores_are_probabilities_and_empty_input_is_empty() -> None:
     loc = load_locator()
     s = loc.score(["", "the", "This Agreement shall be governed by the laws of Delaware."])

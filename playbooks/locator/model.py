@@ -15,8 +15,10 @@ import numpy.typing as npt
 from ingest.document import Document
 from ingest.errors import CitationGateError
 from playbooks.locator.features import Block
+from playbooks.locator.rules import RuleFeatures
 from playbooks.locator.units import cut_units
 from playbooks.passages import Passages
+from playbooks.scan import Scanner
 
 __all__ = ["WEIGHTS", "LocatedPassage", "Locator", "LocatorError", "Scan", "load_locator"]
 
@@ -90,6 +92,11 @@ class Locator:
     `score(texts)` → `[n_texts, n_categories]` probabilities; `scan(document)` scores the document's own
     units; `thresholds[c]` is the probability above which category c counts as present (chosen by grouped
     cross-validation at training time).
+
+    With `context` in the weights (a weight w), each unit is also read beside its neighbours: the features
+    are the unit's own and w × the sum of the previous and next units' (of the same document), each half
+    with its own coefficients. A unit's neighbours exist only in a sequence (`scan`, `sequence=True`); a
+    text scored alone has none.
     """
 
     def __init__(self, arrays: Any) -> None:
@@ -111,10 +118,14 @@ class Locator:
             for b in meta["blocks"]
         ]
         self._offsets = np.cumsum([0, *(len(b) for b in self.blocks)])
+        self.rules = RuleFeatures(meta["rules"], scale=meta["rule_scale"]) if meta.get("rules") else None
+        self.context = float(meta.get("context") or 0.0)
+        width = int(self._offsets[-1]) + (len(self.rules) if self.rules is not None else 0)
         coef = arrays["coef_q"].astype(np.float32) * arrays["coef_scale"].astype(np.float32)[None, :]
-        if coef.shape != (int(self._offsets[-1]), len(self.categories)):
+        if coef.shape != (width * (2 if self.context else 1), len(self.categories)):
             raise LocatorError(f"locator weights: coefficient matrix of shape {coef.shape} does not fit")
-        self.coef: FloatArray = coef
+        # own and context coefficients side by side: one gather reads both
+        self.coef: FloatArray = np.hstack([coef[:width], coef[width:]]) if self.context else coef
         self.intercept: FloatArray = arrays["intercept"].astype(np.float32)
         self.thresholds: FloatArray = arrays["thresholds"].astype(np.float32)
 
@@ -127,30 +138,67 @@ class Locator:
     def threshold(self, category: str) -> float:
         return float(self.thresholds[self.column(category)])
 
-    def logits(self, texts: Sequence[str]) -> FloatArray:
-        n = len(texts)
-        out = np.tile(self.intercept, (n, 1)).astype(np.float32)
-        if n == 0:
-            return out
+    def logits(
+        self,
+        texts: Sequence[str],
+        *,
+        sequence: bool = False,
+        rule_rows: npt.NDArray[np.float32] | None = None,
+    ) -> FloatArray:
+        """The heads' logits for `texts`; `sequence=True`: the texts are consecutive units of one document;
+        `rule_rows`: their rule features (`scan_text` computes them over the whole document; without
+        them each text is read as a document of its own)."""
+        n, k = len(texts), len(self.categories)
+        acc = np.zeros((n, self.coef.shape[1]), dtype=np.float32)
+        if self.rules is not None and n:
+            rows_r = rule_rows if rule_rows is not None else self._rule_rows_alone(texts)
+            acc += rows_r @ self.coef[int(self._offsets[-1]) :]
         for off, block in zip(self._offsets, self.blocks, strict=False):
             rows, cols, vals = block.matrix(texts)
             if not len(rows):
                 continue
             contrib = self.coef[cols + off] * vals.astype(np.float32)[:, None]
             starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-            out[rows[starts]] += np.add.reduceat(contrib, starts, axis=0)
+            acc[rows[starts]] += np.add.reduceat(contrib, starts, axis=0)
+        out = acc[:, :k] + self.intercept[None, :]
+        if self.context and sequence and n > 1:
+            near = acc[:, k:]
+            out[1:] += self.context * near[:-1]
+            out[:-1] += self.context * near[1:]
         return out
 
-    def score(self, texts: Sequence[str]) -> FloatArray:
-        """Probabilities `[len(texts), len(categories)]` that each text is a clause of each category."""
-        z = self.logits(texts)
+    def _rule_rows_alone(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Rule features of each text read as a document of its own (one unit: the whole text)."""
+        assert self.rules is not None
+        rows = [
+            self.rules.matrix(Passages(t), [(0, len(t))])
+            if t.strip()
+            else np.zeros((1, len(self.rules)), dtype=np.float32)
+            for t in texts
+        ]
+        return np.vstack(rows)
+
+    def score(
+        self,
+        texts: Sequence[str],
+        *,
+        sequence: bool = False,
+        rule_rows: npt.NDArray[np.float32] | None = None,
+    ) -> FloatArray:
+        """Probabilities `[len(texts), len(categories)]` that each text is a clause of each category
+        (`sequence=True`: the texts are consecutive units of one document, read with their neighbours)."""
+        z = self.logits(texts, sequence=sequence, rule_rows=rule_rows)
         return (1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))).astype(np.float32)
 
-    def scan_text(self, text: str, passages: Passages | None = None) -> Scan:
-        """Score the units of `text` (cut from `passages`, or from the text's own passages)."""
+    def scan_text(
+        self, text: str, passages: Passages | None = None, *, scanner: Scanner | None = None
+    ) -> Scan:
+        """Score the units of `text` (cut from `passages`, or from the text's own passages); `scanner`:
+        the engine's pattern scanner over the same passages, so its cached matches are reused."""
         ps = passages if passages is not None else Passages(text)
         units = cut_units(text, ps.items)
-        return Scan(self, units, self.score([text[a:b] for a, b in units]))
+        rows = self.rules.matrix(ps, units, scanner) if self.rules is not None else None
+        return Scan(self, units, self.score([text[a:b] for a, b in units], sequence=True, rule_rows=rows))
 
     def scan(self, document: Document) -> Scan:
         """Score the units of an ingested document (page furniture is cut out, as the engine does)."""
