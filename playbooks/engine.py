@@ -29,6 +29,7 @@ from playbooks.extract import (
     find_percents,
     find_set,
 )
+from playbooks.kinds import dates_of_kind, durations_of_kind
 from playbooks.locator import Locator, Scan, category_of, load_locator
 from playbooks.locator.fusion import Location, fuse
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef, SearchRecord
@@ -352,7 +353,12 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
 
 
 def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
-    v = _extract_in(ctx, region, f, [i for i in region.passages if not ctx.passages.items[i].heading])
+    # headings carry no values — except a heading-like line the clause's own patterns matched ("DATED 26
+    # September 2019"): the anchor is read
+    items = ctx.passages.items
+    v = _extract_in(
+        ctx, region, f, [i for i in region.passages if not items[i].heading or i == region.anchor]
+    )
     if f.spec.anywhere and (v is None or v.inferred):
         near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
         w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
@@ -403,12 +409,16 @@ def _extract_in(
             hs = find_money(seg, p.start)
         elif spec.type == "duration":
             hs = find_durations(seg, p.start, unit=spec.unit or "days")
+            if spec.kind:
+                hs = durations_of_kind(hs, seg, p.start, spec.kind, spec.unit or "days")
         elif spec.type == "percent":
             hs = find_percents(seg, p.start)
         elif spec.type == "jurisdiction":
             hs = find_jurisdictions(seg, p.start)
         elif spec.type == "date":
             hs = find_dates(seg, p.start)
+            if spec.kind:
+                hs = dates_of_kind(hs, seg, p.start, spec.kind)
         elif spec.type == "bool":
             bh = find_bool(seg, p.start, true_if=f.true_if, false_if=f.false_if)
             hs = [bh] if bh else []

@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from playbooks.dates import find_dates
+from playbooks.hits import Hit
 
 __all__ = [
     "BOOL_CUES",
@@ -40,16 +42,6 @@ __all__ = [
     "number_conflicts",
     "words_to_number",
 ]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Hit:
-    """A value parsed from `[start, end)` of the document text; `conflict` names a disagreement."""
-
-    value: Any
-    start: int
-    end: int
-    conflict: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -250,6 +242,10 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
             n = _num(m["d"])
         else:
             n = 1
+        start = m.start()
+        half = re.search(r"\bhalf[\s-]+$", text[max(0, start - 6) : start], re.IGNORECASE) if m["a"] else None
+        if half:  # "half a year", "half an hour"
+            n, start = 0.5, start - (len(text[max(0, start - 6) : start]) - half.start())
         if n is None:
             continue
         conflict = None
@@ -267,7 +263,7 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
         if factor is None:
             continue
         value = _num(f"{n * factor:.4f}")
-        hits.append(Hit(value=value, start=base + m.start(), end=base + m.end(), conflict=conflict))
+        hits.append(Hit(value=value, start=base + start, end=base + m.end(), conflict=conflict))
     if unit in ("months", "years", "days"):
         for m in _PRIOR_YEAR_RE.finditer(text):
             if any(h.start <= base + m.start() < h.end for h in hits):
@@ -332,7 +328,27 @@ OTHER_JURISDICTIONS = {
     "Finland": "Finland", "Brazil": "Brazil", "Mexico": "Mexico", "Korea": "Korea", "Taiwan": "Taiwan",
     "United Arab Emirates": "United Arab Emirates", "Dubai": "United Arab Emirates",
     "the United Kingdom": "England and Wales", "United Kingdom": "England and Wales",
-    "United States": "United States",
+    "United States": "United States", "New Zealand": "New Zealand", "Papua New Guinea": "Papua New Guinea",
+    "Bermuda": "Bermuda", "Cayman Islands": "Cayman Islands",
+    "British Virgin Islands": "British Virgin Islands",
+    "Austria": "Austria", "Poland": "Poland", "Czech Republic": "Czech Republic", "Portugal": "Portugal",
+    "Greece": "Greece", "Turkey": "Turkey", "Russia": "Russia", "Russian Federation": "Russia",
+    "Ukraine": "Ukraine", "Argentina": "Argentina", "Chile": "Chile", "Colombia": "Colombia", "Peru": "Peru",
+    "Thailand": "Thailand", "Malaysia": "Malaysia", "Indonesia": "Indonesia", "Philippines": "Philippines",
+    "Vietnam": "Vietnam", "Pakistan": "Pakistan", "Egypt": "Egypt", "Saudi Arabia": "Saudi Arabia",
+    "Qatar": "Qatar", "Romania": "Romania", "Hungary": "Hungary", "Cyprus": "Cyprus", "Malta": "Malta",
+    "Iceland": "Iceland", "Puerto Rico": "Puerto Rico", "Manitoba": "Manitoba",
+    "Saskatchewan": "Saskatchewan",
+    "Nova Scotia": "Nova Scotia", "New Brunswick": "New Brunswick", "Queensland": "Queensland",
+    "Western Australia": "Western Australia", "South Australia": "South Australia", "Macau": "Macau",
+    "Vanuatu": "Vanuatu", "Liechtenstein": "Liechtenstein", "Monaco": "Monaco", "Isle of Man": "Isle of Man",
+    "Guernsey": "Guernsey", "Barbados": "Barbados", "Bahamas": "Bahamas", "Panama": "Panama",
+    "Costa Rica": "Costa Rica", "Hong Kong SAR": "Hong Kong", "Republic of Korea": "Korea",
+    "South Korea": "Korea", "Slovakia": "Slovakia", "Slovenia": "Slovenia", "Croatia": "Croatia",
+    "Bulgaria": "Bulgaria", "Serbia": "Serbia", "Estonia": "Estonia", "Latvia": "Latvia",
+    "Lithuania": "Lithuania", "Morocco": "Morocco", "Tunisia": "Tunisia", "Uruguay": "Uruguay",
+    "Venezuela": "Venezuela", "Ecuador": "Ecuador", "Sri Lanka": "Sri Lanka", "Nepal": "Nepal",
+    "Bangladesh": "Bangladesh", "Kuwait": "Kuwait", "Bahrain": "Bahrain", "Oman": "Oman",
 }  # fmt: skip
 _JURIS = {s: s for s in US_STATES} | OTHER_JURISDICTIONS
 
@@ -355,18 +371,38 @@ _JURIS_UPPER_RE = re.compile(rf"\b(?:{_names(_JURIS_UPPER)})\b")
 _COURT_NAME = re.compile(r"\s+(?:federal\s+)?(?:district|bankruptcy|circuit)\s+courts?\b", re.IGNORECASE)
 
 
+#: federal law laid over a state's ("except to the extent governed by the United States Trademark Act",
+#: "the copyright laws of the United States"): not the law that governs the contract
+_FEDERAL_AFTER = re.compile(r"(?:\s+of\s+America)?\s+(?:\w+\s+){0,3}(?:Act|Code)\b", re.IGNORECASE)
+_FEDERAL_BEFORE = re.compile(
+    r"(?:copyright|patent|trademark|federal|intellectual\s+property|securities|export|tax)\s+"
+    r"(?:and\s+\w+\s+)?laws?\s+of\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _federal_overlay(text: str, m: re.Match[str]) -> bool:
+    if _key(m.group()).lower() != "united states":
+        return False
+    return bool(
+        _FEDERAL_AFTER.match(text, m.end())
+        or _FEDERAL_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
+    )
+
+
 def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
     """Named jurisdictions by canonical name: "State of New York" → "New York", "England" → "England
-    and Wales"."""
+    and Wales". Federal law laid over a state's ("the copyright laws of the United States") is left out."""
     hits = [
         Hit(value=_JURIS[_key(m.group())], start=base + m.start(), end=base + m.end())
         for m in _JURIS_RE.finditer(text)
-        if not _COURT_NAME.match(text, m.end())  # "United States District Court for … Virginia"
+        # "United States District Court for … Virginia"
+        if not _COURT_NAME.match(text, m.end()) and not _federal_overlay(text, m)
     ]
     hits += [
         Hit(value=_JURIS_UPPER[_key(m.group())], start=base + m.start(), end=base + m.end())
         for m in _JURIS_UPPER_RE.finditer(text)
-        if not _JURIS_RE.fullmatch(m.group())
+        if not _JURIS_RE.fullmatch(m.group()) and not _federal_overlay(text, m)
     ]
     hits.sort(key=lambda h: h.start)
     return hits
@@ -494,49 +530,3 @@ def find_set(
                 hits.append(Hit(value=value, start=base + a + m.start(), end=base + a + m.end()))
     hits.sort(key=lambda h: h.start)
     return hits
-
-
-# ---------------------------------------------------------------------------------------------- dates
-
-_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
-    "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
-_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
-_YEAR = r"(?P<y>(?:19|20)\d{2})"
-_DATE_RES = (
-    # January 1, 2020 / Jan. 1st 2020
-    re.compile(rf"\b(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
-    # 1 January 2020 / 1st day of January, 2020
-    re.compile(
-        rf"\b{_DAY}\s+(?:day\s+of\s+)?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
-        re.IGNORECASE,
-    ),
-    # 2020-01-31
-    re.compile(r"\b(?P<y>(?:19|20)\d{2})-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
-    # 01/31/2020 (month first, as in US contracts)
-    re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d{2})\b"),
-)
-
-
-def find_dates(text: str, base: int = 0) -> list[Hit]:
-    """Calendar dates, in text order: value "YYYY-MM-DD"; impossible dates ("February 31") are skipped."""
-    import datetime
-
-    hits: list[Hit] = []
-    taken: list[tuple[int, int]] = []
-    for rx in _DATE_RES:
-        for m in rx.finditer(text):
-            if any(a < m.end() and m.start() < b for a, b in taken):
-                continue
-            mon = m["m"]
-            month = int(mon) if mon.isdigit() else _MONTHS[mon.lower()]
-            try:
-                day = datetime.date(int(m["y"]), month, int(m["d"]))
-            except ValueError:
-                continue
-            taken.append((m.start(), m.end()))
-            hits.append(Hit(value=day.isoformat(), start=base + m.start(), end=base + m.end()))
-    return sorted(hits, key=lambda h: h.start)

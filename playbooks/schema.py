@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from playbooks.bounded_yaml import BoundedLoader, too_large
 from playbooks.errors import PlaybookError
@@ -88,6 +88,17 @@ class ExtractModel(_Strict):
     after: list[str] | bool = False
     default: Any = None  # value when nothing is found (bool/enum/set); None → unknown
     pattern: str | None = None  # text: a regex; group 1 (or the match) is the value
+    # duration/date: only values of this kind, typed by their context (`playbooks.kinds`): a notice
+    # period is not a term, "a 360-day year" is not a payment term, a start date is not an end date
+    kind: Literal["notice", "period", "deadline", "end"] | None = None
+
+    @model_validator(mode="after")
+    def _kind_fits_type(self) -> ExtractModel:
+        if self.kind is not None:
+            fits = {"duration": ("notice", "period", "deadline"), "date": ("end",)}.get(self.type, ())
+            if self.kind not in fits:
+                raise ValueError(f"kind {self.kind!r} does not apply to a {self.type} value")
+        return self
 
 
 class LocateModel(_Strict):

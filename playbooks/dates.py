@@ -1,0 +1,124 @@
+"""Calendar dates read from contract text, each tied to the span it was read from.
+
+`find_dates` returns ISO dates ("2020-01-01"), and, where the contract leaves the day or month blank to be
+filled in on signature ("this ___ day of _______, 2004", "November ___, 2006", "[ ] day of [ ], 2020"), the
+part it does state in ISO's reduced precision ("2004", "2006-11"): a date whose day is blank is not a date,
+and a caller that needs one checks for the full form.
+
+Forms read: "January 1, 2020", "Jan. 1st 2020", "1st day of January, 2020", "the first day of July, 2017",
+"1 January 2020", "2020-01-01", "01/31/2020" and "7/1/98" (US month-first), and the letters of an ordinal
+split by text extraction ("15t h day of January 2018").
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from playbooks.hits import Hit
+
+__all__ = ["find_dates", "is_full_date"]
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
+    "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+    "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+    "twentieth": 20, "thirtieth": 30,
+}  # fmt: skip
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ORD_ALT = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# "1st", "15th", and the same with its letters split by text extraction: "1s t", "15t h"
+_SUFFIX = r"(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)"
+_DAY = rf"(?P<d>[0-3]?\d)(?:{_SUFFIX})?"
+_YEAR = r"(?P<y>(?:19|20)\d{2})"
+_WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?"
+_DATE_RES = (
+    # January 1, 2020 / Jan. 1st 2020
+    re.compile(rf"\b(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+    # 1 January 2020 / 1st day of January, 2020
+    re.compile(
+        rf"\b{_DAY}\s+(?:day\s+of\s+{_WEEKDAY})?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+    # the first day of July, 2017 / the twenty-first (21st) day of May 2019
+    re.compile(
+        rf"\b(?:(?P<tens>twenty|thirty)[\s-])?(?P<o>{_ORD_ALT})\s+(?:\(\s*\d{{1,2}}{_SUFFIX}?\s*\)\s+)?"
+        rf"day\s+of\s+{_WEEKDAY}(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+    # 2020-01-31
+    re.compile(r"\b(?P<y>(?:19|20)\d{2})-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
+    # 01/31/2020, 7/1/98 (month first, as in US contracts)
+    re.compile(r"(?<![\d/])(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d{2}|\d{2})(?![\d/])"),
+)
+_BLANK = r"(?:_{2,}|\[\s*\*?\s*\])"
+# a date left to be filled in: the day (and perhaps the month) blank, the year stated
+_PARTIAL_RES = (
+    # this ___ day of _______, 2004 / [ ] day of [ ], 2020 / ____ day of March, 2018
+    re.compile(
+        rf"{_BLANK}\s*(?:{_SUFFIX}\s*)?day\s+of\s+(?:{_BLANK}|(?P<m>{_MONTH_ALT})\.?)\s*,?\s*{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+    # November ___, 2006 / ___________ __, 2000
+    re.compile(rf"(?:\b(?P<m>{_MONTH_ALT})\.?|{_BLANK})\s*{_BLANK}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+)
+
+_TWO_DIGIT_YEAR = 2000  # "7/1/98": two-digit years are read as 19xx from 31 on, 20xx below
+
+
+def _year(y: str) -> int:
+    n = int(y)
+    if len(y) == 2:
+        return n + (_TWO_DIGIT_YEAR if n <= 30 else 1900)
+    return n
+
+
+def _day(m: re.Match[str]) -> int | None:
+    if m.groupdict().get("o"):
+        n = _ORDINALS[m["o"].lower()]
+        if m["tens"]:
+            if n > 9:
+                return None  # "twenty-twelfth" is not a day
+            n += 20 if m["tens"].lower() == "twenty" else 30
+        return n
+    return int(m["d"])
+
+
+def is_full_date(value: object) -> bool:
+    """Is `value` a whole ISO date ("2020-01-01"), not one whose day or month was left blank?"""
+    return isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is not None
+
+
+def find_dates(text: str, base: int = 0) -> list[Hit]:
+    """Calendar dates, in text order: value "YYYY-MM-DD"; impossible dates ("February 31") are skipped; a
+    date whose day is left blank is "YYYY-MM" or "YYYY" (the parts the text states)."""
+    hits: list[Hit] = []
+    taken: list[tuple[int, int]] = []
+    for rx in _DATE_RES:
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            mon = m["m"]
+            month = int(mon) if mon.isdigit() else _MONTHS[mon.lower()]
+            d = _day(m)
+            if d is None:
+                continue
+            try:
+                day = datetime.date(_year(m["y"]), month, d)
+            except ValueError:
+                continue
+            taken.append((m.start(), m.end()))
+            hits.append(Hit(value=day.isoformat(), start=base + m.start(), end=base + m.end()))
+    for rx in _PARTIAL_RES:
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            value = m["y"] if not m["m"] else f"{m['y']}-{_MONTHS[m['m'].lower()]:02d}"
+            hits.append(Hit(value=value, start=base + m.start(), end=base + m.end()))
+    return sorted(hits, key=lambda h: h.start)

@@ -1,0 +1,147 @@
+"""What a number of days or a date *is*, read from the words around it: typing a value by its context.
+
+A contract sentence often carries several periods: "renews for successive one (1) year terms unless either
+party gives sixty (60) days' notice" holds a renewal length and a notice period; "interest on a 360-day
+year" holds no payment term at all. A field names the kind it wants (`kind:` in a playbook) and only values
+of that kind are read:
+
+- `notice`: an advance-notice period — "sixty (60) days' (prior written) notice", "upon 30 days notice",
+  "at least ninety (90) days before the end of the term", "within 60 days prior to the expiration".
+- `period`: the length of something (a term, a renewal, a warranty) — never a notice period nor an
+  interest-year convention; "annually", "from year to year", "month-to-month", "half a year" and "the
+  third anniversary of" count when no period is written as a number.
+- `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
+  interest-year convention.
+- dates, `end`: a date a term runs to — never the date it runs from ("from February 1, 2019 through
+  January 31, 2024" ends on the second).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from playbooks.hits import Hit
+
+__all__ = ["DATE_KINDS", "DURATION_KINDS", "dates_of_kind", "duration_kind", "durations_of_kind"]
+
+DURATION_KINDS = ("notice", "period", "deadline")
+DATE_KINDS = ("end",)
+
+_NOTICE_AFTER = re.compile(
+    r"\s*\)?\s*(?:['’]s?|s['’])?\s*(?:\(\s*\w+\s*\)\s*)?"
+    r"(?:(?:prior|advance|previous|written|express|formal|calendar|business|or\s+more|of)\s+){0,4}"
+    r"(?:notice|notification|warning)\b"
+    r"|\s*\)?\s*(?:['’]s?)?\s*(?:(?:or\s+more|in\s+advance|prior|written|\w+['’]s)\s+){0,2}"
+    r"(?:prior\s+to|before|in\s+advance\s+of|preceding|ahead\s+of)\s+(?:the\s+)?(?:\w+\s+){0,4}?"
+    r"(?:end|expir\w*|renewal|terminat\w*|commencement|anniversary|close|conclusion|lapse)\b",
+    re.IGNORECASE,
+)
+_NOTICE_BEFORE = re.compile(
+    r"(?:notice|notif(?:y|ied|ication))\s+(?:in\s+writing\s+)?(?:of\s+)?(?:at\s+least|not\s+less\s+than|no\s+less\s+than"
+    r"|a\s+minimum\s+of|no\s+later\s+than|not\s+later\s+than)?\s*$",
+    re.IGNORECASE,
+)
+_INTEREST_YEAR = re.compile(
+    r"^\s*\)?\s*[- ]?days?[- ]+(?:calendar\s+)?year\b"
+    r"|^\s*\)?\s*[- ]?days?\s+(?:elapsed|in\s+(?:a|the|such)\s+year)"
+    r"|^\s*(?:consisting\s+)?of\s+(?:\w+\s+)?\(?36[056]\)?\s+days\b",
+    re.IGNORECASE,
+)
+_YEAR_OF = re.compile(r"\byear\s+(?:consisting\s+)?of\s+$|\bbasis\s+of\s+(?:a\s+)?$", re.IGNORECASE)
+
+_MONTHS_PER = {"year": 12, "month": 1, "half a year": 6, "quarter": 3}
+_ADVERBIAL = re.compile(
+    r"\b(?:(?P<y>annual(?:ly)?|yearly|(?:each|every)\s+(?:calendar\s+)?year|(?:from\s+)?year[- ]to[- ]year)"
+    r"|(?P<m>monthly|(?:each|every)\s+month|(?:from\s+)?month[- ]to[- ]month)"
+    r"|(?P<h>half\s+a\s+year)|(?P<q>quarterly))\b",
+    re.IGNORECASE,
+)
+_ORDINAL_YEARS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20,
+}  # fmt: skip
+_ANNIVERSARY = re.compile(
+    rf"\b(?:(?P<o>{'|'.join(_ORDINAL_YEARS)})(?:\s*\(\s*\d+(?:st|nd|rd|th)\s*\))?|(?P<n>\d+)(?:st|nd|rd|th)"
+    r"|(?P<w>\w+)\s*(?:\(\s*(?P<wd>\d+)\s*\)\s*)?[- ]?years?)\s+anniversary\b",
+    re.IGNORECASE,
+)
+_FROM_UNIT = {"hours": 1 / 730, "days": 30, "weeks": 30 / 7, "months": 1, "years": 1 / 12}
+_START_BEFORE = re.compile(
+    r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bas\s+of|\bdated|\bentered\s+into|\bsince)"
+    r"\s+(?:(?:on|upon|as\s+of|with|and\s+including|from)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def duration_kind(text: str, start: int, end: int) -> str | None:
+    """'notice' or 'interest_year' for the duration at `text[start:end]`, by its neighbouring words;
+    None when it is neither."""
+    after = text[end : end + 90]
+    before = text[max(0, start - 60) : start]
+    if _INTEREST_YEAR.match(after) or _YEAR_OF.search(before):
+        return "interest_year"
+    if _NOTICE_AFTER.match(after) or _NOTICE_BEFORE.search(before):
+        return "notice"
+    return None
+
+
+def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str) -> list[Hit]:
+    """Periods not written as a number: "annually", "year-to-year", "the third anniversary"."""
+    out: list[Hit] = []
+    factor = _FROM_UNIT.get(unit)
+    if factor is None:
+        return out
+    for m in _ANNIVERSARY.finditer(seg):
+        years: float | None = None
+        if m["o"]:
+            years = _ORDINAL_YEARS[m["o"].lower()]
+        elif m["n"]:
+            years = int(m["n"])
+        elif m["wd"]:
+            years = int(m["wd"])
+        elif m["w"]:
+            from playbooks.extract import words_to_number
+
+            years = words_to_number(m["w"]) if not m["w"].isdigit() else int(m["w"])
+        if years:
+            out.append(Hit(value=_round(years * 12 * factor), start=base + m.start(), end=base + m.end()))
+    if hits or out:
+        return out
+    for m in _ADVERBIAL.finditer(seg):
+        months = 12 if m["y"] else 1 if m["m"] else 6 if m["h"] else 3
+        out.append(Hit(value=_round(months * factor), start=base + m.start(), end=base + m.end()))
+    return out
+
+
+def _round(v: float) -> float:
+    r = round(v, 4)
+    return int(r) if float(r).is_integer() else r
+
+
+def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit: str) -> list[Hit]:
+    """The durations of `hits` (read from `seg`, which starts at document offset `base`) of `kind`."""
+
+    def k(h: Hit) -> str | None:
+        return duration_kind(seg, h.start - base, h.end - base)
+
+    if kind == "notice":
+        return [h for h in hits if k(h) == "notice"]
+    kept = [h for h in hits if k(h) is None]
+    if kind == "period":
+        kept = sorted(
+            [*kept, *(w for w in _in_words(kept, seg, base, unit) if not _overlaps(w, kept))],
+            key=lambda h: h.start,
+        )
+    return kept
+
+
+def _overlaps(h: Hit, others: Sequence[Hit]) -> bool:
+    return any(o.start < h.end and h.start < o.end for o in others)
+
+
+def dates_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str) -> list[Hit]:
+    """The dates of `hits` of `kind` ('end': not a date the term runs from)."""
+    if kind != "end":
+        return list(hits)
+    return [h for h in hits if not _START_BEFORE.search(seg[max(0, h.start - base - 40) : h.start - base])]
