@@ -1,0 +1,154 @@
+"""Values read by their context: each class of misreading from the judgement audits, on small snippets.
+
+Every snippet here was written for this file; none is copied from a contract.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.extract import find_dates, find_durations, find_jurisdictions
+from playbooks.kinds import duration_kind, durations_of_kind
+from playbooks.library import document_from_text
+
+
+def _dates(text: str) -> list[tuple[str, str]]:
+    return [(h.value, text[h.start : h.end]) for h in find_dates(text)]
+
+
+def _of_kind(text: str, kind: str, unit: str = "days") -> list[float]:
+    return [h.value for h in durations_of_kind(find_durations(text, unit=unit), text, 0, kind, unit)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("made on the 9t h day of March 2021.", "2021-03-09"),  # ordinal letters split by text extraction
+        ("as of the 2n d day of May, 2016.", "2016-05-02"),
+        ("entered into this first day of August, 2015 (the", "2015-08-01"),  # an ordinal in words
+        ("dated the twenty-third day of June 2011", "2011-06-23"),
+        ("effective 3/4/97 (the", "1997-03-04"),  # a two-digit year, month first
+        ("the 12th day of Tuesday, October 2021", "2021-10-12"),
+    ],
+)
+def test_dates_in_the_forms_contracts_write_them(text: str, value: str) -> None:
+    assert [v for v, _ in _dates(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("made this ____ day of ________, 2007 (the", "2007"),
+        ("made as of the ___ day of April, 2012", "2012-04"),
+        ("Dated: September ___, 2010", "2010-09"),
+        ("the [ ] day of [ ], 2022", "2022"),
+    ],
+)
+def test_a_date_left_blank_is_read_as_the_parts_it_states(text: str, value: str) -> None:
+    """A blank day is not a day: the value keeps only what the text states, in ISO's reduced precision."""
+    assert [v for v, _ in _dates(text)] == [value]
+
+
+def test_a_notice_period_is_not_the_renewal_term_and_the_renewal_term_is_not_a_notice_period() -> None:
+    text = (
+        "This Agreement renews for successive two (2) year terms unless either party gives forty-five (45) "
+        "days' prior written notice of non-renewal."
+    )
+    assert _of_kind(text, "period", "months") == [24]
+    assert _of_kind(text, "notice") == [45]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "upon ninety (90) days written notice to the other",
+        "at least 60 days before the end of the then-current term",
+        "within thirty (30) days prior to the expiration of the Initial Term",
+        "by giving notice of not less than 120 days",
+    ],
+)
+def test_advance_notice_is_typed_as_notice(text: str) -> None:
+    h = find_durations(text)[0]
+    assert duration_kind(text, h.start, h.end) == "notice"
+
+
+def test_an_interest_year_is_not_a_payment_term() -> None:
+    """'A 360-day year' and 'a year of 365 days' are day-count conventions, not days to pay."""
+    text = "Invoices are payable within forty (40) days; interest accrues on the basis of a 360-day year."
+    assert _of_kind(text, "deadline") == [40]
+    assert (
+        _of_kind("interest calculated for a year of 365 days and the actual days elapsed", "deadline") == []
+    )
+
+
+def test_thirty_days_is_thirty_days_not_one_month() -> None:
+    assert _of_kind("the term is thirty (30) days", "period", "days") == [30]
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("shall renew automatically from year to year unless terminated", 12),
+        ("thereafter continues month-to-month until either party terminates", 1),
+        ("is extended for an additional period of half a year", 6),
+        ("shall expire on the fourth anniversary of the Effective Date", 48),
+        ("shall end on the seven (7) year anniversary of the Effective Date", 84),
+    ],
+)
+def test_periods_written_without_a_number(text: str, months: int) -> None:
+    assert _of_kind(text, "period", "months") == [months]
+
+
+def test_a_federal_statute_laid_over_state_law_is_not_the_governing_law() -> None:
+    text = (
+        "This Agreement is governed by the laws of the State of Oregon, except for matters governed by the "
+        "patent laws of the United States and the United States Lanham Act."
+    )
+    assert [h.value for h in find_jurisdictions(text)] == ["Oregon"]
+
+
+def test_countries_beyond_the_common_ones_are_jurisdictions() -> None:
+    assert [h.value for h in find_jurisdictions("construed under the laws of New Zealand")] == ["New Zealand"]
+
+
+def _extracted(text: str, rule: str) -> dict[str, object]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == rule)
+    return {k: v["value"] for k, v in (f.proposal.details.get("extracted") or {}).items()}
+
+
+CONTRACT = (
+    "SUPPLY AGREEMENT\n\n"
+    'This Supply Agreement (the "Agreement") is entered into on March 3, 2020 and is made effective as of '
+    'April 1, 2020 (the "Effective Date") by and between Kestrel Parts Inc. ("Supplier") and Lumen Goods '
+    'LLC ("Customer").\n\n'
+    "WHEREAS, the parties are parties to a Letter of Intent dated as of January 5, 2019.\n\n"
+    "1. Term. This Agreement shall become effective on the Effective Date and shall continue for three (3) "
+    "years, terminable by either party on sixty (60) days' prior written notice. Thereafter this Agreement "
+    "shall automatically renew for successive one (1) year terms unless either party gives notice of "
+    "non-renewal at least ninety (90) days before the end of the then-current term.\n\n"
+    "2. Governing Law. This Agreement is governed by the laws of the State of Oregon, except to the extent "
+    "governed by the copyright laws of the United States.\n"
+)
+
+
+def test_the_agreement_date_is_the_date_it_was_made_not_the_date_it_takes_effect() -> None:
+    assert _extracted(CONTRACT, "agreement_date")["date"] == "2020-03-03"
+
+
+def test_the_effective_date_is_the_date_the_contract_defines_as_its_effective_date() -> None:
+    """'Shall become effective on the Effective Date' states no date: the definition in the preamble does."""
+    assert _extracted(CONTRACT, "effective_date")["defined_date"] == "2020-04-01"
+
+
+def test_term_renewal_and_notice_are_each_read_from_their_own_words() -> None:
+    assert _extracted(CONTRACT, "expiration_date")["term_months"] == 36  # not the 60-day notice
+    renewal = _extracted(CONTRACT, "auto_renewal")
+    assert renewal["renewal_months"] == 12
+    assert renewal["notice_days"] == 90
+
+
+def test_the_governing_law_is_the_states_not_the_federal_overlay() -> None:
+    assert _extracted(CONTRACT, "governing_law")["law"] == "Oregon"
