@@ -48,9 +48,10 @@ def _gold_date(answer: str) -> tuple[int | None, int | None, int | None] | None:
 
 
 def _effective(findings: Mapping[str, Finding]) -> Any:
-    """The effective date the review states, or the agreement's date where it says it takes effect then
-    ("effective as of the date first written above")."""
-    stated = _value(findings, "effective_date", "date")
+    """The date the contract defines as its Effective Date, else the date its effective-date clause states,
+    else the agreement's date where it says it takes effect then ("effective as of the date first written
+    above")."""
+    stated = _value(findings, "effective_date", "defined_date") or _value(findings, "effective_date", "date")
     if stated is None and _value(findings, "effective_date", "same_as_signing") is True:
         return _value(findings, "agreement_date", "date")
     return stated
@@ -64,11 +65,11 @@ def _expiry(findings: Mapping[str, Finding]) -> Any:
         return stated
     months = _value(findings, "expiration_date", "term_months")
     start = _effective(findings) or _value(findings, "agreement_date", "date")
-    if (
-        not isinstance(months, int | float)
-        or not isinstance(start, str)
-        or not re.match(r"\d{4}-\d{2}-\d{2}$", start)
-    ):
+    if not isinstance(months, int | float) or not isinstance(start, str):
+        return None
+    if re.fullmatch(r"\d{4}", start) and round(months) % 12 == 0:  # a start dated "____, 2004": the year
+        return f"{int(start) + round(months) // 12:04d}"
+    if not re.match(r"\d{4}-\d{2}-\d{2}$", start):
         return None
     y, mo, d = (int(x) for x in start.split("-"))
     total = y * 12 + (mo - 1) + round(months)
@@ -79,14 +80,16 @@ def _same_date(answer: str, ours: Any) -> bool | None:
     gold = _gold_date(answer)
     if gold is None:
         return None  # not a date answer ("perpetual"): not scored
-    if not isinstance(ours, str) or not re.match(r"\d{4}-\d{2}-\d{2}$", ours):
+    if not isinstance(ours, str) or not re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", ours):
         return False
-    got = tuple(int(x) for x in ours.split("-"))
+    # a date the contract leaves partly blank ("____ day of March, 2018") is read as the parts it states
+    parts = [int(x) for x in ours.split("-")]
+    got = (parts[0], parts[1] if len(parts) > 1 else None, parts[2] if len(parts) > 2 else None)
     if all(g is None or g == o for g, o in zip(gold, got, strict=True)):
         return True
     # "ends on the anniversary" and "ends the day before it" are the same term
     y, m, d = gold
-    return y == got[0] and m == got[1] and d is not None and abs(d - got[2]) == 1
+    return y == got[0] and m == got[1] and d is not None and got[2] is not None and abs(d - got[2]) == 1
 
 
 def _months(answer: str) -> float | None:
