@@ -32,9 +32,9 @@ _ORDINALS = {
 }  # fmt: skip
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ORD_ALT = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-# "1st", "15th", and the same with its letters split by text extraction: "1s t", "15t h"
+# "1st", "15th", and the same split by text extraction: "1s t", "15t h", "1 st"
 _SUFFIX = r"(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)"
-_DAY = rf"(?P<d>[0-3]?\d)(?:{_SUFFIX})?"
+_DAY = rf"(?P<d>[0-3]?\d)(?:\s?{_SUFFIX}(?![a-z]))?"
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 _WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?"
 _DATE_RES = (

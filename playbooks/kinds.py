@@ -13,7 +13,8 @@ of that kind are read:
 - `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
   interest-year convention.
 - dates, `end`: a date a term runs to — never the date it runs from ("from February 1, 2019 through
-  January 31, 2024" ends on the second).
+  January 31, 2024" ends on the second); `start`: never a date it runs to ("effective as of the Effective
+  Date and shall expire on December 31, 2006" does not start then).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from playbooks.hits import Hit
 __all__ = ["DATE_KINDS", "DURATION_KINDS", "dates_of_kind", "duration_kind", "durations_of_kind"]
 
 DURATION_KINDS = ("notice", "period", "deadline")
-DATE_KINDS = ("end",)
+DATE_KINDS = ("start", "end")
 
 _NOTICE_AFTER = re.compile(
     r"\s*\)?\s*(?:['’]s?|s['’])?\s*(?:\(\s*\w+\s*\)\s*)?"
@@ -38,7 +39,7 @@ _NOTICE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _NOTICE_BEFORE = re.compile(
-    r"(?:notice|notif(?:y|ied|ication))\s+(?:in\s+writing\s+)?(?:of\s+)?(?:at\s+least|not\s+less\s+than|no\s+less\s+than"
+    r"(?:notice|notif(?:y|ied|ication))\s+(?:in\s+writing\s+)?(?:to\s+the\s+other(?:\s+party)?\s+)?(?:of\s+)?(?:at\s+least|not\s+less\s+than|no\s+less\s+than"
     r"|a\s+minimum\s+of|no\s+later\s+than|not\s+later\s+than)?\s*$",
     re.IGNORECASE,
 )
@@ -68,8 +69,13 @@ _ANNIVERSARY = re.compile(
 )
 _FROM_UNIT = {"hours": 1 / 730, "days": 30, "weeks": 30 / 7, "months": 1, "years": 1 / 12}
 _START_BEFORE = re.compile(
-    r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bas\s+of|\bdated|\bentered\s+into|\bsince)"
+    r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bdated|\bentered\s+into|\bsince)"
     r"\s+(?:(?:on|upon|as\s+of|with|and\s+including|from)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_END_BEFORE = re.compile(
+    r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\buntil|\bthrough|\bthru|\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
+    r"(?:the\s+)?$",
     re.IGNORECASE,
 )
 
@@ -141,7 +147,6 @@ def _overlaps(h: Hit, others: Sequence[Hit]) -> bool:
 
 
 def dates_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str) -> list[Hit]:
-    """The dates of `hits` of `kind` ('end': not a date the term runs from)."""
-    if kind != "end":
-        return list(hits)
-    return [h for h in hits if not _START_BEFORE.search(seg[max(0, h.start - base - 40) : h.start - base])]
+    """The dates of `hits` of `kind` ('end': not a date the term runs from; 'start': not one it runs to)."""
+    rx = _START_BEFORE if kind == "end" else _END_BEFORE
+    return [h for h in hits if not rx.search(seg[max(0, h.start - base - 40) : h.start - base])]

@@ -152,3 +152,39 @@ def test_term_renewal_and_notice_are_each_read_from_their_own_words() -> None:
 
 def test_the_governing_law_is_the_states_not_the_federal_overlay() -> None:
     assert _extracted(CONTRACT, "governing_law")["law"] == "Oregon"
+
+
+def test_an_end_date_is_not_the_date_a_term_runs_from_and_a_start_date_not_the_one_it_runs_to() -> None:
+    from playbooks.kinds import dates_of_kind
+
+    text = (
+        "valid for four (4) years from March 2, 2018 through March 1, 2022, and shall end as of May 5, 2022"
+    )
+    assert [h.value for h in dates_of_kind(find_dates(text), text, 0, "end")] == ["2022-03-01", "2022-05-05"]
+    text = "effective as of the Effective Date and shall expire on June 30, 2009"
+    assert dates_of_kind(find_dates(text), text, 0, "start") == []
+
+
+def test_notice_of_a_period_after_the_party_is_still_a_notice() -> None:
+    text = "either party may end this Agreement by written notice to the other Party of at least 4 months."
+    assert _of_kind(text, "notice", "months") == [4]
+
+
+def test_a_dated_line_in_capitals_is_read_not_skipped_as_a_heading() -> None:
+    text = (
+        'DATED 14 MARCH 2018\n\nBETWEEN: Kestrel Parts Limited (the "Supplier") and Lumen Goods Limited '
+        '(the "Customer").\n\n1. Services. The Supplier shall provide the Services.\n'
+    )
+    assert _extracted(text, "agreement_date")["date"] == "2018-03-14"
+
+
+def test_a_blank_agreement_date_is_not_a_dated_agreement() -> None:
+    text = (
+        "This Agreement is made as of this ____ day of __________, 2009 by and between Kestrel Parts Inc. "
+        '("Supplier") and Lumen Goods LLC ("Customer").\n\n'
+        "1. Services. The Supplier shall provide the Services.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
+    assert f.proposal.details["extracted"]["date"]["value"] == "2009"
+    assert f.proposal.details["outcome"] == "needs_review"

@@ -111,6 +111,8 @@ def _days(answer: str) -> float | None:
     m = _PERIOD.search(answer.lower())
     if m and m.group(2).lower() == "day":
         return float(m.group(1))
+    if m and m.group(2).lower() == "year":  # a year's notice is 365 days, as the review counts it
+        return float(m.group(1)) * 365
     return months * 30
 
 
