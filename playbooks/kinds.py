@@ -10,8 +10,10 @@ of that kind are read:
 - `period`: the length of something (a term, a renewal, a warranty) — never a notice period nor an
   interest-year convention; "annually", "from year to year", "month-to-month", "half a year" and "the
   third anniversary of" count when no period is written as a number.
+- `term`: a period that is not a renewal's length ("renewed for successive one (1) year terms" is not the
+  initial term).
 - `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
-  interest-year convention.
+  interest-year convention; "due upon receipt" is a deadline of none.
 - dates, `end`: a date a term runs to — never the date it runs from ("from February 1, 2019 through
   January 31, 2024" ends on the second); `start`: never a date it runs to ("effective as of the Effective
   Date and shall expire on December 31, 2006" does not start then).
@@ -26,7 +28,7 @@ from playbooks.hits import Hit
 
 __all__ = ["DATE_KINDS", "DURATION_KINDS", "dates_of_kind", "duration_kind", "durations_of_kind"]
 
-DURATION_KINDS = ("notice", "period", "deadline")
+DURATION_KINDS = ("notice", "period", "term", "deadline")
 DATE_KINDS = ("start", "end")
 
 _NOTICE_AFTER = re.compile(
@@ -65,6 +67,15 @@ _ORDINAL_YEARS = {
 _ANNIVERSARY = re.compile(
     rf"\b(?:(?P<o>{'|'.join(_ORDINAL_YEARS)})(?:\s*\(\s*\d+(?:st|nd|rd|th)\s*\))?|(?P<n>\d+)(?:st|nd|rd|th)"
     r"|(?P<w>\w+)\s*(?:\(\s*(?P<wd>\d+)\s*\)\s*)?[- ]?years?)\s+anniversary\b",
+    re.IGNORECASE,
+)
+_RENEWAL_BEFORE = re.compile(
+    r"\b(?:successive|additional|further|consecutive|subsequent|renewal|renew\w*|extend\w*|extension|another)"
+    r"\s+(?:(?:term|period)s?\s+of\s+)?(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_ON_RECEIPT = re.compile(
+    r"\b(?:due|payable)(?:\s+and\s+payable)?\s+(?:immediately\s+)?(?:up)?on\s+(?:the\s+)?(?:receipt|presentation)\b",
     re.IGNORECASE,
 )
 _FROM_UNIT = {"hours": 1 / 730, "days": 30, "weeks": 30 / 7, "months": 1, "years": 1 / 12}
@@ -134,11 +145,17 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
     if kind == "notice":
         return [h for h in hits if k(h) == "notice"]
     kept = [h for h in hits if k(h) is None]
-    if kind == "period":
+    if kind == "term":
+        kept = [
+            h for h in kept if not _RENEWAL_BEFORE.search(seg[max(0, h.start - base - 50) : h.start - base])
+        ]
+    if kind in ("period", "term"):
         kept = sorted(
             [*kept, *(w for w in _in_words(kept, seg, base, unit) if not _overlaps(w, kept))],
             key=lambda h: h.start,
         )
+    if kind == "deadline" and not kept:
+        kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
     return kept
 
 

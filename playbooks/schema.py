@@ -90,12 +90,14 @@ class ExtractModel(_Strict):
     pattern: str | None = None  # text: a regex; group 1 (or the match) is the value
     # duration/date: only values of this kind, typed by their context (`playbooks.kinds`): a notice
     # period is not a term, "a 360-day year" is not a payment term, a start date is not an end date
-    kind: Literal["notice", "period", "deadline", "start", "end"] | None = None
+    kind: Literal["notice", "period", "term", "deadline", "start", "end"] | None = None
 
     @model_validator(mode="after")
     def _kind_fits_type(self) -> ExtractModel:
         if self.kind is not None:
-            fits = {"duration": ("notice", "period", "deadline"), "date": ("start", "end")}.get(self.type, ())
+            fits = {"duration": ("notice", "period", "term", "deadline"), "date": ("start", "end")}.get(
+                self.type, ()
+            )
             if self.kind not in fits:
                 raise ValueError(f"kind {self.kind!r} does not apply to a {self.type} value")
         return self
