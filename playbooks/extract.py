@@ -351,6 +351,7 @@ OTHER_JURISDICTIONS = {
     "Bangladesh": "Bangladesh", "Kuwait": "Kuwait", "Bahrain": "Bahrain", "Oman": "Oman",
 }  # fmt: skip
 _JURIS = {s: s for s in US_STATES} | OTHER_JURISDICTIONS
+_US_STATE_SET = frozenset(US_STATES)
 
 
 def _names(keys: Iterable[str]) -> str:
@@ -381,6 +382,25 @@ _FEDERAL_BEFORE = re.compile(
 )
 
 
+#: a law named by its adjective ("English law", "Swiss law") or its initials ("the PRC"): a jurisdiction only
+#: where the word "law" follows (or the initials stand alone)
+_LAW_ADJECTIVES = {
+    "English": "England and Wales", "Scottish": "Scotland", "Scots": "Scotland", "Irish": "Ireland",
+    "Swiss": "Switzerland", "German": "Germany", "French": "France", "Dutch": "Netherlands",
+    "Italian": "Italy", "Spanish": "Spain", "Swedish": "Sweden", "Israeli": "Israel", "Japanese": "Japan",
+    "Chinese": "China", "PRC": "China", "Singaporean": "Singapore", "Singapore": "Singapore",
+    "Hong Kong": "Hong Kong", "Indian": "India", "Canadian": "Canada", "Australian": "Australia",
+    "Danish": "Denmark", "Norwegian": "Norway", "Finnish": "Finland", "Belgian": "Belgium",
+    "Austrian": "Austria", "Korean": "Korea", "Brazilian": "Brazil", "Mexican": "Mexico",
+    "Luxembourg": "Luxembourg", "New York": "New York", "Delaware": "Delaware", "California": "California",
+}  # fmt: skip
+_LAW_ADJ_RE = re.compile(
+    rf"\b({_names(_LAW_ADJECTIVES)})\s+(?:substantive\s+|governing\s+)?laws?\b", re.IGNORECASE
+)
+_PRC_RE = re.compile(r"\b(?:the\s+)?P\.?R\.?C\.?(?![A-Za-z])")
+_ADJ_KEYS = {k.lower(): v for k, v in _LAW_ADJECTIVES.items()}
+
+
 def _federal_overlay(text: str, m: re.Match[str]) -> bool:
     if _key(m.group()).lower() != "united states":
         return False
@@ -404,6 +424,17 @@ def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
         for m in _JURIS_UPPER_RE.finditer(text)
         if not _JURIS_RE.fullmatch(m.group()) and not _federal_overlay(text, m)
     ]
+    for m in _LAW_ADJ_RE.finditer(text):  # "English law", "PRC Laws"
+        if not any(h.start <= base + m.start(1) < h.end for h in hits):
+            hits.append(
+                Hit(value=_ADJ_KEYS[_key(m.group(1)).lower()], start=base + m.start(1), end=base + m.end(1))
+            )
+    for m in _PRC_RE.finditer(text):  # "the laws of the PRC"
+        if not any(h.start <= base + m.start() < h.end for h in hits):
+            hits.append(Hit(value="China", start=base + m.start(), end=base + m.end()))
+    # "the laws of the State of New York and the laws of the United States applicable therein": the state's
+    if any(h.value in _US_STATE_SET for h in hits):
+        hits = [h for h in hits if h.value != "United States"]
     hits.sort(key=lambda h: h.start)
     return hits
 

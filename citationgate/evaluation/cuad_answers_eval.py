@@ -128,7 +128,11 @@ def _same_law(answer: str, ours: Any) -> bool | None:
 
 
 def _norm_place(s: str) -> str:
-    s = re.sub(r"^(?:the\s+)?(?:state|commonwealth|province|republic)\s+of\s+", "", s.strip().lower())
+    s = re.sub(
+        r"^(?:the\s+)?(?:state|commonwealth|province|(?:people['’]s\s+)?republic)\s+of\s+",
+        "",
+        s.strip().lower(),
+    )
     return re.sub(r",?\s*(?:canada|usa|u\.s\.a\.|united\s+states)$", "", s).strip()
 
 
