@@ -304,6 +304,23 @@ def _locator_region(
     return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
 
 
+def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
+    """Where the text running on after `end` stops being one clause: at the next heading, or the next
+    passage that is only a heading, or `limit` characters on."""
+    items = ctx.passages.items
+    j = ctx.passages.index_at(end)
+    while j < len(items) and items[j].start < end:
+        j += 1
+    out = end
+    while j < len(items) and items[j].end - end <= limit:
+        p = items[j]
+        if p.heading or (out > end and _heading_only(ctx.text[p.start : p.end])):
+            break
+        out = p.end
+        j += 1
+    return out
+
+
 def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
     items = ctx.passages.items
     pattern_hits = _passage_hits(ctx, clause.patterns)
@@ -327,6 +344,12 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
         # a heading with no real text under it (a table-of-contents line) locates nothing
         body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
+        if body and all(_heading_only(ctx.text[items[i].start : items[i].end]) for i in body):
+            # a section that is only its heading ("24. Governing law", its sentences numbered 24.1, 24.2 as
+            # sections of their own): the clause is the text that runs on under it
+            end = _run_on_end(ctx, end)
+            idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
+            body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
         if not body:
             continue
         anchor = max(body, key=lambda i: (weight(i), -i))
