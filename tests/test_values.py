@@ -188,3 +188,91 @@ def test_a_blank_agreement_date_is_not_a_dated_agreement() -> None:
     f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
     assert f.proposal.details["extracted"]["date"]["value"] == "2009"
     assert f.proposal.details["outcome"] == "needs_review"
+
+
+def test_a_renewal_length_is_not_the_initial_term() -> None:
+    text = (
+        "The Agreement may be renewed for successive one (1) year terms; its initial term is four (4) years."
+    )
+    assert _of_kind(text, "term", "months") == [48]
+
+
+def test_due_upon_receipt_is_a_deadline_of_no_days() -> None:
+    assert _of_kind("Payment is due upon receipt of the invoice.", "deadline") == [0]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("This Agreement is governed by English law.", "England and Wales"),
+        ("governed by and construed in accordance with Swiss law", "Switzerland"),
+        ("shall be governed by the laws of the PRC", "China"),
+        ("governed by the laws of the United States and the State of Georgia", "Georgia"),
+    ],
+)
+def test_a_law_named_by_its_adjective_or_initials_and_a_state_beside_federal_law(
+    text: str, value: str
+) -> None:
+    assert {h.value for h in find_jurisdictions(text)} == {value}
+
+
+def test_an_adjective_without_the_word_law_is_not_a_jurisdiction() -> None:
+    assert find_jurisdictions("All notices shall be in the English language.") == []
+
+
+RENEWALS = (
+    "SERVICES AGREEMENT\n\n"
+    'This Agreement is made on May 2, 2016 between Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC '
+    '("Customer").\n\n'
+    "4. Term. {term}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("term", "automatic"),
+    [
+        (
+            "This Agreement begins on the date hereof and shall continue until terminated by either party.",
+            False,
+        ),
+        ("After the first year this Agreement shall be effective month to month until terminated.", True),
+        (
+            "This Agreement has a term of one year; thereafter it shall automatically continue until "
+            "terminated by either party on thirty (30) days' notice.",
+            True,
+        ),
+    ],
+    ids=["evergreen-from-the-start", "month-to-month", "continues-after-its-term"],
+)
+def test_an_agreement_that_runs_until_terminated_from_its_start_does_not_renew(
+    term: str, automatic: bool
+) -> None:
+    assert (
+        _extracted(RENEWALS.format(term=term), "auto_renewal").get("renews_automatically", False) is automatic
+    )
+
+
+def test_a_section_that_is_only_its_heading_runs_on_into_its_numbered_sentences() -> None:
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is made on May 2, 2016 between Kestrel Parts Inc. ("Supplier") '
+        'and Lumen Goods LLC ("Customer").\n\n'
+        "12. Governing law and jurisdiction\n\n"
+        "12.1 This agreement and any dispute arising out of it shall be governed by and construed in "
+        "accordance with Oregon law.\n\n"
+        "12.2 The courts of Oregon shall have exclusive jurisdiction.\n\n"
+        "13. Notices\n\n13.1 Notices shall be in writing.\n"
+    )
+    assert _extracted(text, "governing_law")["law"] == "Oregon"
+
+
+def test_the_initial_term_is_the_months_between_the_quoted_start_and_end_dates() -> None:
+    from citationgate.evaluation.facts_eval import read_facts
+
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is entered into on February 1, 2021 (the "Effective Date") '
+        'between Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC ("Customer").\n\n'
+        "2. Term. This Agreement shall commence on the Effective Date and shall terminate on July 31, 2022, "
+        "unless terminated earlier.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert read_facts(result)["initial_term_months"] == 18

@@ -237,6 +237,34 @@ def _read_precedence(r: _Reading) -> dict[str, Any] | None:
     return {"present": r.value("order_of_precedence", "precedence") is not None}
 
 
+def _months_between(start: Any, end: Any) -> int | None:
+    """Whole months from one ISO date to another ("2019-11-01" to "2020-12-31": 14), or None."""
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return None
+    a, b = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", start), re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", end)
+    if not (a and b):
+        return None
+    (y1, m1, d1), (y2, m2, d2) = ((int(x) for x in m.groups()) for m in (a, b))
+    months = round((y2 - y1) * 12 + (m2 - m1) + (d2 - d1) / 30)
+    return months if months > 0 else None
+
+
+def _read_initial_term(r: _Reading) -> int | str | None:
+    """The term's length as read, or — where the contract gives its term as dates ("effective as of
+    November 1, 2019 … shall terminate on December 31, 2020") — the months between the two quoted dates."""
+    if not (r.found("expiration_date") or r.absent("expiration_date")):
+        return "undecided"
+    months: int | None = r.value("expiration_date", "term_months")
+    if months is None:
+        start = (
+            r.value("effective_date", "defined_date")
+            or r.value("effective_date", "date")
+            or r.value("agreement_date", "date")
+        )
+        months = _months_between(start, r.value("expiration_date", "expires_on"))
+    return months
+
+
 def _read_payment(r: _Reading) -> int | str | None:
     if r.found("payment") is None and not r.absent("payment"):
         return "undecided"
@@ -273,11 +301,7 @@ FACTS: Mapping[str, Callable[[_Reading], Any]] = {
         if r.found("termination_for_cause")
         else (None if r.absent("termination_for_cause") else "undecided")
     ),
-    "initial_term_months": lambda r: (
-        r.value("expiration_date", "term_months")
-        if r.found("expiration_date") or r.absent("expiration_date")
-        else "undecided"
-    ),
+    "initial_term_months": _read_initial_term,
     "auto_renewal": _read_renewal,
     "assignment_consent_required": _read_assignment,
     "change_of_control_restricted": _read_coc,
