@@ -86,7 +86,7 @@ _START_BEFORE = re.compile(
 )
 _END_BEFORE = re.compile(
     r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\buntil|\bthrough|\bthru|\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
-    r"(?:the\s+)?$",
+    r"(?:the\s+)?$|\b(?:until|through|expir\w*)\s+the\s+(?:earlier|later|first)\s+(?:to\s+occur\s+)?of\s*[:(]?\s*(?:\(?[a-z0-9]{1,3}\)\s*)?$",
     re.IGNORECASE,
 )
 
