@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from citationgate.audit import AuditEvent
@@ -89,3 +90,33 @@ def test_a_server_url_that_cannot_be_opened_is_one_clear_error() -> None:
     assert "secret" not in str(info.value)
     if importlib.util.find_spec("psycopg") is None:
         assert "driver is not installed (psycopg)" in str(info.value)
+
+
+def test_a_large_review_is_written_in_bulk_in_order_and_its_chain_checks(tmp_path: Path, db_url: str) -> None:
+    """Findings and audit entries go in as one statement each (not one ORM object per row): every row is
+    there in order, the chain links across two reviews, and an edited finding still breaks the check."""
+    store = Store.open()
+    doc = _doc(tmp_path)
+    for run in range(2):
+        findings = [{"id": f"p{i}", "status": "verified", "rule": None, "n": i} for i in range(300)]
+        events = [
+            AuditEvent(
+                action="citation",
+                result="verified",
+                actor="test",
+                document_sha256=doc.text_sha256,
+                payload={"proposal_id": f"p{i}", "run": run},
+            )
+            for i in range(300)
+        ]
+        r = store.write_review(kind="verify", document=doc, findings=findings, audit=events)
+        assert r.audit_head is not None and r.audit_head.entries == 300 * (run + 1)
+        assert store.get_review(r.id).findings == findings
+    assert store.check_audit() == (600, None)
+    entries = store.audit_entries()
+    assert [e["id"] for e in entries] == list(range(1, 601))
+    assert [e["payload"]["proposal_id"] for e in entries[:3]] == ["p0", "p1", "p2"]
+    assert all(b["prev_hash"] == a["hash"] for a, b in itertools.pairwise(entries))
+    run_sql(db_url, "UPDATE findings SET status='rejected' WHERE key='p7'")
+    n, broken = store.check_audit()
+    assert n == 600 and broken is not None

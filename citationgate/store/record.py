@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from citationgate.audit import ChainBreak, canonical_json
 from citationgate.errors import AuditChainError
@@ -62,7 +62,22 @@ def stored_text_sha256(row: DocumentVersionRow) -> str:
         return "unreadable"
 
 
-def review_sha256(review: ReviewRow, *, text_sha256: str, findings: Sequence[FindingRow]) -> str:
+class FindingColumns(Protocol):
+    """What a finding's hash covers: a stored `FindingRow`, or the values about to be written."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def rule(self) -> str | None: ...
+    @property
+    def severity(self) -> str | None: ...
+    @property
+    def payload(self) -> str: ...
+
+
+def review_sha256(review: ReviewRow, *, text_sha256: str, findings: Sequence[FindingColumns]) -> str:
     """The content hash of a review: its own fields, its findings as stored, its version's text hash."""
     body = {
         "id": review.id,
