@@ -250,3 +250,15 @@ def test_review_then_reverify_the_redline_through_the_server(root: Path, db_path
         assert refused.startswith("Error: /etc/playbook.yaml: outside the folders")
 
     run_client(root, db_path, body)
+
+
+def test_the_worked_client_example_runs_its_round_trip(root: Path, db_path: Path) -> None:
+    """examples/mcp_client.py (the README's agent example) still does what it says: ingest, ask, verify a
+    quote, and a made-up quote withholds the whole answer."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mcp_client", SAMPLES.parent / "examples" / "mcp_client.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert anyio.run(example.main_async, False, root, db_path) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
@@ -131,6 +132,9 @@ def build_server(roots: Roots, *, db: str | None = None) -> MCPServer:
         instructions=INSTRUCTIONS,
         log_level="WARNING",  # stdout is the protocol; stderr carries warnings only
     )
+    # bm25s sets its own logger to DEBUG when it is imported (later, at the first `ask`), so under the
+    # handler the SDK just installed it would print "Building index from tokens" on stderr: a filter stays
+    logging.getLogger("bm25s").addFilter(lambda record: record.levelno >= logging.WARNING)
     store_box: list[Store] = []
 
     def store() -> Store:
