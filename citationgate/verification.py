@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from citationgate.gate import GateResult, gate
-from citationgate.model import Proposal
-from citationgate.store import ReviewRecord, Store, VersionRecord
-from citationgate.versions import read_file
+if TYPE_CHECKING:  # imported where used: `status_counts` alone needs none of them (`findings`, `audit`)
+    from citationgate.gate import GateResult
+    from citationgate.model import Proposal
+    from citationgate.store import ReviewRecord, Store, VersionRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,6 +50,9 @@ def verify_and_store(
     """Read `path` (or reuse its stored version), gate `proposals` against it and store the review — a
     new version with it, in the same transaction; the review's summary carries `summary` and the
     count of findings by status."""
+    from citationgate.gate import gate
+    from citationgate.versions import read_file
+
     reading = read_file(store, path, view=view)
     result = gate(reading.document, proposals)
     findings = [f.to_dict() for f in result.findings]

@@ -184,3 +184,25 @@ def test_help_imports_no_command_module() -> None:
     )
     assert "Commands:" in done.stdout
     assert done.stderr.split() == ["[]", "[]"]
+
+
+def test_each_command_module_imports_only_what_its_command_runs() -> None:
+    """Every command's module loads without the store, the gate, the playbook engine, the readers or
+    Dask: those are imported by the command that uses them, so `citationgate audit --help` (and every
+    other COMMAND --help) pays for Typer alone, and `findings` never loads the gate."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from citationgate.cli import load_all
+        load_all()
+        heavy = {"sqlalchemy", "sqlmodel", "numpy", "pydantic", "playbooks", "pypdf", "pypdfium2", "docx"}
+        heavy |= {"lxml", "bm25s", "rapidfuzz", "mcp", "dask", "distributed", "rich", "yaml", "wordllama"}
+        print(sorted({m.split(".")[0] for m in sys.modules} & heavy))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]"]
+

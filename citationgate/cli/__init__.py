@@ -2,8 +2,11 @@
 
 Each module registers its commands on the one `app`; `main` is the console script. Modules are imported
 only when one of their commands runs (`COMMANDS` below), so `citationgate --help` loads no store, reader
-or playbook engine, and `citationgate verify` none of the retrieval or playbook machinery. A module
-imported here eagerly (`from citationgate.cli import x as _x`) registers its commands as before.
+or playbook engine, and `citationgate verify` none of the retrieval or playbook machinery. Inside each
+module, what a command needs beyond Typer (the store, the gate, the engine, readers, reports, Dask) is
+imported by the command function itself, so `COMMAND --help` loads none of it
+(`tests/test_cli_grammar.py` checks; `benchmarks/startup.py` measures). A module imported here eagerly
+(`from citationgate.cli import x as _x`) registers its commands as before.
 """
 
 from __future__ import annotations

@@ -13,20 +13,21 @@ import csv
 import io
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from citationgate.answers import AnswerCheck, FindingsError, PassageCheck, parse_findings
 from citationgate.api import check_answer_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
 from citationgate.escape import csv_cell, markdown
-from citationgate.ledger import LedgerRow, build_ledger, summarize
-from citationgate.store import Store
 from citationgate.untrusted import read_json_file
-from citationgate.versions import read_file
-from ingest.document import Document
 from ingest.errors import CorruptFileError, MissingFileError
+
+if TYPE_CHECKING:  # the answer checker, the ledger and the store load when a command runs, not for --help
+    from citationgate.answers import AnswerCheck, PassageCheck
+    from citationgate.ledger import LedgerRow
+    from citationgate.store import Store
+    from ingest.document import Document
 
 EXIT_USAGE = 2
 
@@ -58,6 +59,8 @@ def read_answer(path: Path) -> str:
 
 def read_findings_file(path: Path) -> object:
     """Decode a findings JSON file (`verify`/`review`/`findings --format json` output)."""
+    from citationgate.answers import FindingsError
+
     return read_json_file(path, error=FindingsError)
 
 
@@ -104,6 +107,10 @@ def check_answer_command(
     """
     if (review is None) == (findings_file is None):
         fail("give exactly one of --review REVIEW_ID or --findings FINDINGS.json", code=EXIT_USAGE)
+    from citationgate.answers import parse_findings
+    from citationgate.store import Store
+    from citationgate.versions import read_file
+
     text = read_answer(answer)
     store = Store.open(db)
     document: Document | None = None
@@ -215,6 +222,9 @@ def ledger_command(
     """The claim-support ledger of a review: one row per atomic claim, with its passages, a support
     label (supported | partial | unsupported | unverifiable), the words at issue, what to do about
     it (keep | narrow | remove | review) and the source's authority."""
+    from citationgate.ledger import build_ledger, summarize
+    from citationgate.store import Store
+
     store = Store.open(db)
     record = store.get_review(review_id)
     document = record.version.document

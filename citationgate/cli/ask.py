@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from citationgate.cli.app import DbOption, Format, app, emit_json, info
-from citationgate.store import Store
-from citationgate.versions import ingest_file
-from ingest.document import Document
 from ingest.errors import CitationGateError, MissingFileError
-from playbooks.rerank import RerankOutcome, rerank
-from playbooks.retrieve import ClauseRetriever, RetrievalHit
+
+if TYPE_CHECKING:  # the retriever (bm25s, numpy, wordllama) and the store load when a question is asked
+    from ingest.document import Document
+    from playbooks.rerank import RerankOutcome
+    from playbooks.retrieve import RetrievalHit
 
 EXIT_WITHHELD = 5
 EXIT_BAD_RESPONSE = 4
@@ -57,6 +57,11 @@ def ask(
         raise typer.BadParameter(
             'give a question, e.g. citationgate ask msa.docx "can they put the price up?"'
         )
+    from citationgate.store import Store
+    from citationgate.versions import ingest_file
+    from playbooks.rerank import rerank
+    from playbooks.retrieve import ClauseRetriever
+
     store = Store.open(db)
     documents: list[Document]
     prefixes: list[str] | None = None

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from citationgate.batch import Progress, run_batch
-from citationgate.batch.families import clause_families, run_document_families
-from citationgate.batch.portfolio import parse_where, portfolio
-from citationgate.batch.render import render_csv, render_html, render_json, render_table, render_xlsx
 from citationgate.cli.app import DbOption, Format, app, emit_json, info
 from citationgate.escape import terminal
-from citationgate.store import Store
-from citationgate.store_runs import RunStore
+
+if TYPE_CHECKING:  # Dask, the engine and the store load when a command runs, not for --help
+    from citationgate.batch import Progress
 
 _HELP = (
     "Review a data room: every contract under PATH… (folders, files, a .zip, or a .csv/.jsonl manifest "
@@ -62,6 +59,8 @@ def batch(
     ] = Format.table,
 ) -> None:
     """Review a data room (see `_HELP`)."""
+    from citationgate.batch import run_batch
+
     if resume is not None and paths:
         raise typer.BadParameter("give either PATH… or --resume RUN_ID, not both", param_hint="--resume")
     if resume is None and not paths:
@@ -183,6 +182,11 @@ def portfolio_command(
     db: DbOption = None,
 ) -> None:
     """A batch run as a portfolio (see `_PORTFOLIO_HELP`)."""
+    from citationgate.batch.portfolio import parse_where, portfolio
+    from citationgate.batch.render import render_csv, render_html, render_json, render_table, render_xlsx
+    from citationgate.store import Store
+    from citationgate.store_runs import RunStore
+
     filters = [parse_where(w) for w in where or ()]
     p = portfolio(RunStore(Store.open(db)), run_id, where=filters)
     if fmt is PortfolioFormat.xlsx:
@@ -229,6 +233,10 @@ def families_command(
     db: DbOption = None,
 ) -> None:
     """Clause families of a batch run (see `_FAMILIES_HELP`)."""
+    from citationgate.batch.families import clause_families, run_document_families
+    from citationgate.store import Store
+    from citationgate.store_runs import RunStore
+
     runs = RunStore(Store.open(db))
     result = clause_families(runs, run_id, threshold=threshold, rule=rule)
     if documents:

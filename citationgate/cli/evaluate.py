@@ -17,7 +17,6 @@ import typer
 
 from citationgate.cli.app import Format, app, emit_json, info
 from citationgate.evaluation.data import default_data_dir
-from citationgate.evaluation.report import run_evaluation, write_markdown
 
 PARTS = ("gate", "pdf", "clauses", "facts", "answers", "nda", "speed")
 
@@ -58,6 +57,8 @@ def evaluate(
     ] = None,
 ) -> None:
     """Measure the engine on real annotated contracts (CUAD, ContractNLI) and print the results."""
+    from citationgate.evaluation.report import run_evaluation, write_markdown
+
     chosen = tuple(parts or PARTS)
     unknown = [p for p in chosen if p not in PARTS]
     if unknown:

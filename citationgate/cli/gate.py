@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -27,10 +27,13 @@ from citationgate.cli.app import (
 )
 from citationgate.errors import ProposalError
 from citationgate.escape import markdown
-from citationgate.proposals import parse_proposals
-from citationgate.store import Store
 from citationgate.untrusted import read_json_file
-from citationgate.verification import status_counts
+
+if TYPE_CHECKING:
+    from citationgate.store import Store
+
+# The store (SQLAlchemy), the proposals' models (pydantic) and the gate (numpy, rapidfuzz) are imported by
+# the command that uses them, so `citationgate audit --help` loads none of them.
 
 EXIT_AUDIT = 7
 _DELIVERABLES = (ReportFormat.html, ReportFormat.csv, ReportFormat.issues_docx, ReportFormat.docx)
@@ -61,6 +64,9 @@ def verify(
     Exits 4 for malformed proposals, 5 for a withheld document, 1 with --strict when anything was
     rejected.
     """
+    from citationgate.proposals import parse_proposals
+    from citationgate.verification import status_counts
+
     # the file itself must be the documented object (the library also takes a bare list)
     data = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
     if no_store:
@@ -118,6 +124,9 @@ def findings(
     db: DbOption = None,
 ) -> None:
     """Print a stored review's findings (`findings REVIEW_ID`), or list reviews (`findings --list`)."""
+    from citationgate.store import Store
+    from citationgate.verification import status_counts
+
     fmt = given_fmt or ReportFormat.table
     store = Store.open(db)
     if list_reviews or review_id is None:
@@ -218,6 +227,8 @@ def audit(
     A database written by the first releases fails the check at entry 1: `--migrate` verifies its chain
     under the old rule, re-seals it under the current one and records that in the chain itself.
     """
+    from citationgate.store import Store
+
     store = Store.open(db)
     if expect is not None and not check:
         raise typer.BadParameter("--expect needs --check", param_hint="--expect")

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from citationgate.cli.app import DbOption, Format, View, ViewOption, app, emit_json
-from citationgate.store import Store
-from citationgate.versions import ingest_file
 
 EXIT_WITHHELD = 5
 
@@ -25,6 +23,9 @@ def ingest(
 
     Exits 0 when the document is ready to review, 5 when it is stored but withheld (the reasons say why).
     """
+    from citationgate.store import Store
+    from citationgate.versions import ingest_file
+
     store = Store.open(db)
     version, reused = ingest_file(store, file, view=view.value)
     doc = version.document
@@ -54,6 +55,8 @@ def coverage(
     db: DbOption = None,
 ) -> None:
     """List every stored document version: hash, sections found/expected, fidelity, status and why."""
+    from citationgate.store import Store
+
     rows = Store.open(db).list_versions()
     if fmt is Format.json:
         emit_json({"versions": rows})

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from citationgate.cli.app import EXIT_GATE, Format, app, emit_json, sub_app
-from playbooks import Playbook, PlaybookTestResult, list_playbooks, load_playbook, run_tests
-from playbooks.predicates import Predicate
+
+if TYPE_CHECKING:  # the playbook engine (pydantic, bm25s, numpy) loads when a command runs, not for --help
+    from playbooks import Playbook, PlaybookTestResult
+    from playbooks.predicates import Predicate
 
 playbooks_app = sub_app(
     name="playbooks",
@@ -40,6 +42,8 @@ def _summary(pb: Playbook) -> dict[str, Any]:
 @playbooks_app.command("list")
 def list_command(fmt: FormatOption = Format.table) -> None:
     """List the built-in playbooks: id, version, title, our role, clause count and content hash."""
+    from playbooks import list_playbooks
+
     pbs = list_playbooks()
     if fmt is Format.json:
         emit_json({"playbooks": [_summary(pb) for pb in pbs]})
@@ -60,6 +64,8 @@ def show_command(
     fmt: FormatOption = Format.table,
 ) -> None:
     """Show a playbook: each clause, how it is located, its positions in evaluation order, its checks."""
+    from playbooks import load_playbook
+
     pb = load_playbook(ref)
     if fmt is Format.json:
         emit_json({**_summary(pb), "playbook": pb.model.model_dump(mode="json", by_alias=True)})
@@ -110,6 +116,8 @@ def validate_command(
 
     Exits 0 when it is valid, 4 (with `Error: …`) when it is not.
     """
+    from playbooks import load_playbook
+
     pb = load_playbook(path)
     if fmt is Format.json:
         emit_json({"valid": True, **_summary(pb)})
@@ -133,6 +141,8 @@ def test_command(
     fmt: FormatOption = Format.table,
 ) -> None:
     """Run a playbook's embedded tests (clause text → expected outcome). Exits 1 if any test fails."""
+    from playbooks import list_playbooks, load_playbook, run_tests
+
     pbs = [load_playbook(ref)] if ref is not None else list_playbooks()
     failed = 0
     report: list[dict[str, Any]] = []

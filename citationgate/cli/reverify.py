@@ -12,32 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from citationgate.align import UnitChange, align
 from citationgate.api import ReverifyRun, reverify_run
 from citationgate.cli.app import EXIT_GATE, DbOption, Format, app, emit_json, fail, info
-from citationgate.reverify import (
-    CONTEXT_CHANGED,
-    STALE,
-    FindingOutcome,
-    FindingsError,
-    PlaybookRef,
-    parse_findings,
-)
-from citationgate.reverify import reverify as run_reverify
-from citationgate.store import Store
 from citationgate.untrusted import read_json_file
-from ingest.document import Document
 from ingest.load import load_document
+
+if TYPE_CHECKING:  # re-verification, the aligner and the store load when a command runs, not for --help
+    from citationgate.align import UnitChange
+    from citationgate.reverify import FindingOutcome, PlaybookRef
+    from ingest.document import Document
 
 EXIT_USAGE = 2
 
 
 def read_findings_file(path: Path) -> object:
     """Decode a findings JSON file; errors name the file (`FindingsError`, exit 4)."""
+    from citationgate.reverify import FindingsError
+
     return read_json_file(path, error=FindingsError)
 
 
@@ -76,6 +71,9 @@ def reverify(
     DOCX is read in its accepted view. Exits 6 for an unknown review, 4 for malformed findings JSON,
     5 when the new version is withheld, 1 with --strict when anything is stale or context_changed.
     """
+    from citationgate.reverify import CONTEXT_CHANGED, STALE, parse_findings
+    from citationgate.reverify import reverify as run_reverify
+
     if findings_file is not None:
         if len(targets) != 1:
             fail(f"with --findings give only NEW_FILE (got {len(targets)} arguments)", code=EXIT_USAGE)
@@ -124,6 +122,8 @@ def _original_view_if_same(new_file: Path, data: object) -> Document | None:
 
 
 def _playbook_from_json(data: object) -> PlaybookRef | None:
+    from citationgate.reverify import PlaybookRef
+
     if not isinstance(data, dict):
         return None
     for holder in (data.get("review"), data):
@@ -170,6 +170,8 @@ def _emit(fmt: Format, done: ReverifyRun) -> None:
 
 def render_reverify(findings: Sequence[FindingOutcome]) -> Iterator[str]:
     """One block per finding: status and reason; each citation with where it is now or what it became."""
+    from citationgate.reverify import STALE
+
     for f in findings:
         yield ""
         head = f"{f.id}  {f.status.upper():<16}"
@@ -226,6 +228,8 @@ def diff(
     words inserted and deleted), added, deleted. With one redlined DOCX, its original view is compared
     with its accepted view. A number that is not a file is a stored version id (see `citationgate
     coverage`), read from --db."""
+    from citationgate.align import align
+
     if new is None:
         if old.suffix.lower() != ".docx":
             fail(
@@ -267,6 +271,8 @@ def diff(
 def _version_or_file(arg: Path, db: str | None) -> Document:
     """A file, or — a bare number that is not a file — the stored document version with that id."""
     if not arg.exists() and str(arg).isdigit():
+        from citationgate.store import Store
+
         return Store.open(db).get_version(int(str(arg))).document
     return load_document(arg, view="accepted")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,10 +22,9 @@ from citationgate.cli.app import (
     fail,
     info,
 )
-from citationgate.reports import one_line_summary
-from citationgate.reports.deliver import Deliverable, deliver, resolve_format
-from citationgate.reports.redline import render_redline
-from citationgate.review import severity_at_least
+
+if TYPE_CHECKING:  # the reports (python-docx, lxml) and the engine load when a review runs, not for --help
+    from citationgate.reports.deliver import Deliverable
 
 
 class Severity(StrEnum):
@@ -91,6 +90,11 @@ def review(
     db: DbOption = None,
 ) -> None:
     """Review FILE against a playbook (see `_HELP`)."""
+    from citationgate.reports import one_line_summary
+    from citationgate.reports.deliver import deliver, resolve_format
+    from citationgate.reports.redline import render_redline
+    from citationgate.review import severity_at_least
+
     for path in (out, redline):
         if path is not None:
             check_out_path(path, option="--out" if path is out else "--redline")  # before any work
