@@ -111,11 +111,18 @@ def document_for(
 
 
 def ask(
-    document: str | Path | int, question: str, *, top: int = 5, store: Store | str | None = None
+    document: str | Path | int,
+    question: str,
+    *,
+    top: int = 5,
+    store: Store | str | None = None,
+    semantic_extra: bool = True,
 ) -> dict[str, Any]:
     """The clauses that answer a plain-language `question` in a contract (a path, or a stored version
     id), ranked, each with offsets, the document's own text, a confidence and why: the
-    `ask FILE "question" --format json` value."""
+    `ask FILE "question" --format json` value. `semantic_extra=False` leaves out the optional
+    `semantic` extra's sentence model even where it is installed: the ranking of the default install
+    (keywords, bridges, clause types), whatever this machine has."""
     from citationgate.errors import UsageError, WithheldDocumentError
     from playbooks.retrieve import ClauseRetriever
 
@@ -125,7 +132,8 @@ def ask(
     if not doc.ready:
         why = "; ".join(doc.reasons) or "not read whole"
         raise WithheldDocumentError(f"{doc.name}: withheld ({why}); nothing is searched in it")
-    hits = ClauseRetriever([doc]).search(question, top=top)
+    retriever = ClauseRetriever([doc]) if semantic_extra else ClauseRetriever([doc], semantic=None)
+    hits = retriever.search(question, top=top)
     return {"question": question, "results": [h.to_dict() for h in hits]}
 
 
