@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -206,3 +207,32 @@ def test_each_command_module_imports_only_what_its_command_runs() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]"]
 
+
+def test_ask_leaves_stderr_to_our_own_lines(tmp_path: Path) -> None:
+    """wordllama calls logging.basicConfig(level=INFO) when imported and bm25s logs at DEBUG: neither
+    may reach the user's stderr ("DEBUG:bm25s:Building index from tokens" at every `ask`)."""
+    contract = tmp_path / "c.txt"
+    contract.write_text("1. Fees\n\n1.1 The Customer shall pay each invoice within 30 days.\n")
+    env = {k: v for k, v in os.environ.items() if k != "CITATIONGATE_NO_SEMANTIC"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from citationgate.cli import main; main()",
+            "ask",
+            str(contract),
+            "when do we pay?",
+            "--format",
+            "json",
+            "--db",
+            str(tmp_path / "a.db"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["results"]
+    assert not [line for line in done.stderr.splitlines() if "DEBUG" in line or line.startswith("INFO")]

@@ -9,6 +9,7 @@ package with downloads disabled). Without that package the bridges alone decide.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -128,11 +129,17 @@ class QuestionTypes:
 
 
 def _wordllama() -> Any | None:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     try:
         import wordllama
         from wordllama import WordLlama
     except ImportError:
         return None
+    finally:  # wordllama calls logging.basicConfig(level=INFO) on import: the host keeps its own logging
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+        root.setLevel(level)
     # the weights ship inside the wheel: load them from the installed package, never from the network
     return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
 
