@@ -1,0 +1,145 @@
+"""Benchmark: where `verify` of 1,000 quotes on 1 MB spends its CPU, phase by phase, against the regex budget.
+
+    python benchmarks/verify_phases.py             # best of 3 fresh processes per measurement
+    python benchmarks/verify_phases.py --repeat 5
+
+`benchmarks/startup.py` measures `citationgate verify` end to end against one whitespace-flexible regex per
+quote run in-process (the issue's baseline; goal: verify ≥ 2× faster). This one says what the end-to-end
+figure is made of: a fresh process (so every import is counted where it first happens) runs the steps the
+command runs — the interpreter and the CLI, the store's imports (SQLAlchemy, SQLModel, pydantic), the
+gate's (numpy, rapidfuzz, ahocorasick), parsing the proposals, opening the database, reading the 1 MB
+contract (sections, fidelity), storing its version, gating the 1,000 quotes (the normalised index and
+the fuzzy fallback), writing the review with its findings and audit chain, and printing the JSON — each
+with its CPU seconds (user + system, `time.process_time`), then the same regex baseline as startup.py,
+measured in the same run, and the budget the goal leaves (baseline ÷ 2). Last, the same verify again in
+that warm process through `citationgate.verify` (the library verb; the version is reused by its hash):
+what a long-running caller — a pipeline importing the library, an MCP client of `citationgate mcp` —
+pays per call after its first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from gate import make_document, make_quotes  # noqa: E402  (benchmarks/gate.py's generators)
+
+# The child: the steps of `citationgate verify PROPOSALS --doc DOC --format json --db DB`, timed one by one.
+CHILD = r"""
+import json, sys, time
+t0 = time.process_time()
+out = {}
+def lap(name):
+    global t0
+    now = time.process_time(); out[name] = now - t0; t0 = now
+out["interpreter (before this line)"] = t0
+import citationgate.cli, citationgate.cli.gate; lap("the CLI (Typer, citationgate)")
+import citationgate.store; lap("store imports (SQLAlchemy, SQLModel, pydantic)")
+import citationgate.gate, citationgate.proposals, ingest.load; lap("gate imports (numpy, rapidfuzz, …)")
+from pathlib import Path
+from citationgate.gate import gate
+from citationgate.proposals import parse_proposals
+from citationgate.store import Store
+from citationgate.verification import status_counts
+props, doc_path, db = sys.argv[1:4]
+proposals = parse_proposals(json.loads(Path(props).read_text()), source="p.json"); lap("parse the proposals")
+store = Store.open(db); lap("open the database (schema)")
+document = ingest.load.load_document(Path(doc_path)); lap("read the contract (sections, fidelity)")
+version = store.save_version(document); lap("store the version")
+result = gate(document, proposals); lap("gate 1,000 quotes (index, exact, fuzzy)")
+findings = [f.to_dict() for f in result.findings]
+record = store.write_review(kind="verify", document=document, version_id=version.id, findings=findings,
+                            audit=result.audit, summary={"counts": status_counts(findings)})
+lap("write the review (findings, audit chain)")
+text = json.dumps({"findings": findings}, ensure_ascii=False, indent=2, default=str); lap("print the JSON")
+import citationgate
+warm = time.process_time()
+citationgate.verify(doc_path, json.loads(Path(props).read_text()), store=store)
+out["warm"] = time.process_time() - warm
+print(json.dumps(out))
+"""
+
+
+def cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    env = {**os.environ, "CITATIONGATE_NO_SEMANTIC": "1"}
+    env.pop("CITATIONGATE_DB", None)
+    text = make_document(1_000_000, seed=7)
+    quotes = make_quotes(text, 1000, seed=8)
+    runs: list[dict[str, float]] = []
+    totals: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = Path(tmp) / "contract.txt"
+        doc.write_text(text, encoding="utf-8")
+        props = Path(tmp) / "proposals.json"
+        items = [
+            {"id": f"q{i}", "claim": "benchmark", "citations": [{"quote": q.text}]}
+            for i, q in enumerate(quotes)
+        ]
+        props.write_text(json.dumps({"proposals": items}), encoding="utf-8")
+        for k in range(args.repeat):
+            before = cpu_children()
+            done = subprocess.run(  # noqa: S603  (our own interpreter and code)
+                [sys.executable, "-c", CHILD, str(props), str(doc), str(Path(tmp) / f"run{k}.db")],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            totals.append(cpu_children() - before - runs[-1]["warm"])  # the cold verify's process alone
+
+    def regex_once() -> float:
+        r0 = resource.getrusage(resource.RUSAGE_SELF)
+        for q in quotes:
+            pattern = re.compile(r"\s+".join(re.escape(tok) for tok in q.text.split()))
+            [m.span() for m in pattern.finditer(text)]
+        r1 = resource.getrusage(resource.RUSAGE_SELF)
+        return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+
+    baseline = min(regex_once() for _ in range(args.repeat))
+    best = min(range(len(runs)), key=lambda i: totals[i])
+    phases, total = runs[best], totals[best]
+    warm = min(r.pop("warm") for r in runs)
+    print(f"verify, phase by phase: 1,000 quotes, {len(text):,} characters, best of {args.repeat} (CPU s)")
+    for name, seconds in phases.items():
+        print(f"  {name:<48} {seconds:6.3f}   {seconds / total:5.1%}")
+    print(f"  {'the whole process (rusage, exit included)':<48} {total:6.3f}")
+    print(f"  {'of which exit (interpreter teardown)':<48} {total - sum(phases.values()):6.3f}")
+    print()
+    print(f"  {'per-quote regex, in-process (baseline)':<48} {baseline:6.3f}")
+    print(
+        f"  ratio: {baseline / total:.2f}× the baseline's speed; "
+        f"the goal (≥ 2×) leaves {baseline / 2:.3f} CPU-s"
+    )
+    print(
+        f"  warm: the same verify again in that process ({warm:.3f} CPU-s, the version reused by hash — what "
+        f"a library caller or an MCP client pays after its first call): {baseline / warm:.2f}× the baseline"
+    )
+    imports = sum(v for k, v in phases.items() if "imports" in k or "CLI" in k or "interpreter" in k)
+    print(
+        f"  of which interpreter and imports alone: {imports:.3f} CPU-s "
+        f"({imports / (baseline / 2):.0%} of the budget)"
+    )
+
+
+if __name__ == "__main__":
+    main()
