@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -34,6 +33,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from gate import make_document, make_quotes  # noqa: E402  (benchmarks/gate.py's generators)
+from startup import regex_baseline  # noqa: E402  (the same baseline as startup.py)
 
 # The child: the steps of `citationgate verify PROPOSALS --doc DOC --format json --db DB`, timed one by one.
 CHILD = r"""
@@ -107,15 +107,7 @@ def main() -> None:
             runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
             totals.append(cpu_children() - before - runs[-1]["warm"])  # the cold verify's process alone
 
-    def regex_once() -> float:
-        r0 = resource.getrusage(resource.RUSAGE_SELF)
-        for q in quotes:
-            pattern = re.compile(r"\s+".join(re.escape(tok) for tok in q.text.split()))
-            [m.span() for m in pattern.finditer(text)]
-        r1 = resource.getrusage(resource.RUSAGE_SELF)
-        return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
-
-    baseline = min(regex_once() for _ in range(args.repeat))
+    baseline = regex_baseline(text, quotes, args.repeat)
     best = min(range(len(runs)), key=lambda i: totals[i])
     phases, total = runs[best], totals[best]
     warm = min(r.pop("warm") for r in runs)
