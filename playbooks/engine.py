@@ -57,6 +57,9 @@ _REGION_MAX = 6000  # a section longer than this is too broad to stand for one c
 
 
 _PARA_BREAK = re.compile(r"\n[ \t\r]*\n")
+_DEFINITION = re.compile(  # a passage that opens by defining a term: '"Minimum Quantity" means …'
+    r"\s*(?:\(?[\w.]{1,6}\)?\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b"
+)
 _RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s")
 
 
@@ -360,6 +363,8 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
             best = (total, _Region(start, end, idx, anchor, "heading", {j: weight(j) for j in idx}))
 
     scored = [(n * 3 + bridge_hits.get(i, 0), -i) for i, n in pattern_hits.items() if i not in excluded]
+    operative = [sc for sc in scored if not _DEFINITION.match(ctx.text, items[-sc[1]].start)]
+    scored = operative or scored  # a definition never stands for the operative clause while one exists
     if scored:
         score, neg = max(scored)
         i = -neg
