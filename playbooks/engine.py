@@ -1077,6 +1077,18 @@ def _unconfirmed(ctx: _Context, clause: CompiledClause, region: _Region) -> str 
     heading_only = region.via == "heading" and not any(weights)
     loc = ctx.locations.get(clause.id)
     t = _threshold(ctx, loc)
+    sees = loc is not None and t is not None and _sees(loc, t)
+    if (
+        heading_only
+        and clause.patterns
+        and not sees
+        and not _passage_hits(ctx, clause.patterns)
+        and not set(_passage_hits(ctx, clause.hints)) & set(region.passages)
+    ):
+        return (
+            "found by its heading alone; it states none of the terms the clause is judged by, and none of "
+            "the clause's wording occurs anywhere in the contract"
+        )
     if loc is not None and loc.locator_score is not None and t is not None:
         vouched = (region.via == "heading" and any(weights)) or max(weights, default=0) >= 4
         if not vouched and not _sees(loc, t) and loc.locator_score < 0.25 * t:

@@ -79,3 +79,21 @@ def test_a_finding_that_asks_for_review_is_never_at_standard_supervision() -> No
     asking = [f for f in findings if f.proposal.details.get("outcome") == "needs_review"]
     assert asking
     assert all(f.supervision.value != "standard" for f in asking)
+
+
+def test_an_indemnity_that_names_no_infringement_is_not_an_ip_indemnity() -> None:
+    """A product-defect indemnity says nothing of IP: the IP indemnity is absent."""
+    ip = _by_rule()["ip_indemnity"]
+    assert ip.proposal.details["outcome"] == "missing"
+
+
+def test_the_supplier_hereby_agreeing_to_indemnify_against_infringement_is_read() -> None:
+    text = SUPPLY.replace(
+        "5. Governing Law.",
+        "6. Patents. Chemco hereby agrees to indemnify, defend and hold Flotex harmless from any claims "
+        "that the Product infringes any patent.\n\n5. Governing Law.",
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    ip = next(f for f in result.findings if f.proposal.rule == "ip_indemnity")
+    assert ip.proposal.details["extracted"]["by_supplier"]["value"] is True
+    assert ip.proposal.details["outcome"] in ("standard", "fallback")
