@@ -63,3 +63,18 @@ def test_a_flat_ban_on_the_supplier_assigning_is_read() -> None:
     assignment = _by_rule()["assignment"]
     assert assignment.proposal.details["extracted"]["supplier_needs_consent"]["value"] is True
     assert assignment.proposal.details["outcome"] == "standard"
+
+
+def test_any_other_assignment_requiring_consent_and_an_exclusive_purchase_anywhere_are_read() -> None:
+    text = DEVELOPMENT.replace(
+        "6. Assignment. Labco may not sell, assign or delegate any rights or obligations under this "
+        "Agreement.",
+        "6. Assignment. Either party may assign this Agreement to an affiliate. Any other assignment by "
+        "the parties requires the prior written consent of the other party.\n\n8. Exclusivity. Labco "
+        "hereby appoints Bioco as its exclusive distributor of the Product.\n\n9. Supply. During the "
+        "term Bioco will exclusively purchase the Product from Labco.",
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    by_rule = {str(f.proposal.rule): f for f in result.findings}
+    assert by_rule["assignment"].proposal.details["extracted"]["supplier_needs_consent"]["value"] is True
+    assert by_rule["exclusivity"].proposal.details["extracted"]["binds_customer"]["value"] is True
