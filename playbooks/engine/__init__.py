@@ -1,0 +1,298 @@
+"""Document + playbook → one `ClauseOutcome` per clause type, cross-clause check and drafting problem.
+
+For each clause: **locate** (a section whose heading matches, or the passages where the clause's patterns
+occur; the whole text is searched — body, tables, schedules, footnotes), **extract** typed values from the
+located passages only, each with its span, then **decide** in a fixed order: not applicable → missing (or
+referenced but not provided) → unparseable (`needs_review`) → unacceptable → standard → fallbacks by rank →
+otherwise. An unacceptable position that cannot be checked because a value is missing blocks standard: the
+outcome is `needs_review`, never a silent pass. Quotes are the passages (one to a few sentences) that
+carry the decisive language and every value the claim states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from ingest.document import Document
+from playbooks.drafting import drafting_outcomes
+from playbooks.engine.confirm import _relocate, _unconfirmed
+from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _Region, _Value, coverage_of
+from playbooks.engine.decide import (
+    _describe_values,
+    _fields_of,
+    _fill,
+    _judge,
+    _position_fields,
+    _reads,
+    _severity,
+    _weak_links,
+)
+from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _referenced, _search_record
+from playbooks.engine.locate import _locate
+from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
+from playbooks.engine.reading import _extract_field
+from playbooks.locator import Locator
+from playbooks.outcome import ClauseOutcome, QuoteRef
+from playbooks.predicates import evaluate
+from playbooks.regex_safety import regex_budget
+from playbooks.schema import CompiledCheck, CompiledClause, Playbook
+
+__all__ = ["DEFAULT_SEVERITY", "coverage_of", "run_playbook"]
+
+
+def _run_clause(
+    ctx: _Context, clause: CompiledClause
+) -> tuple[ClauseOutcome, dict[str, _Value], _Region | None]:
+    m = clause.model
+    sev = m.severity
+    base: dict[str, Any] = {
+        "rule": clause.id,
+        "title": clause.title,
+        "guidance": m.guidance,
+        "model_language": m.model_language,
+    }
+    if clause.applies_to and ctx.contract_type and ctx.contract_type not in clause.applies_to:
+        kinds = ", ".join(t.replace("_", " ") for t in clause.applies_to)
+        out = ClauseOutcome(
+            outcome="not_applicable",
+            severity="info",
+            claim=f"{clause.title}: not applicable to a {ctx.contract_type.replace('_', ' ')} contract.",
+            reason=f"the rule applies to {kinds} contracts",
+            **base,
+        )
+        return out, {}, None
+    ref = _referenced(ctx, clause)
+    region = _locate(ctx, clause)
+    base["location"] = ctx.locations.get(clause.id)
+    if ref is not None:
+        q = _quote(ctx, ref)
+        severity: str = sev.get("referenced_not_provided") or (
+            m.referenced.severity if m.referenced else "high"
+        )
+        reason = "the clause points to a document that is not part of this text"
+        out = ClauseOutcome(
+            outcome="referenced_not_provided",
+            severity=severity,
+            claim=f"{clause.title}: incorporated by reference but not provided — "
+            "the referenced terms are not in this document.",
+            quotes=(q,) if q else (),
+            searched=_search_record(
+                ctx, clause, f"{clause.title}: the referenced document, attached or set out in full"
+            ),
+            reason=reason,
+            **base,
+        )
+        return out, {}, region
+    if region is None and clause.hints:
+        hinted = _hinted(ctx, clause)
+        if hinted:
+            quotes = tuple(q for i in hinted if (q := _quote(ctx, i)) is not None)
+            if quotes:
+                out = ClauseOutcome(
+                    outcome="needs_review",
+                    severity=_severity(sev, "needs_review"),
+                    claim=f"{clause.title}: no clear clause found, but the quoted language may be one — "
+                    "read it before concluding the clause is absent.",
+                    quotes=quotes,
+                    searched=_search_record(ctx, clause, clause.title),
+                    reason="uncertain search: only weaker language of the clause occurs",
+                    **base,
+                )
+                return out, {}, None
+    if region is None:
+        seen = _headed_but_not_taken(ctx, clause)
+        if seen is not None:
+            q = _quote_range(ctx, *_past_heading(ctx, seen.start, seen.end))
+            if q is not None:
+                out = ClauseOutcome(
+                    outcome="needs_review",
+                    severity=_severity(sev, "needs_review"),
+                    claim=f"{clause.title}: a passage headed as this clause exists, but its operative words "
+                    "were not recognised — read it before concluding the clause is absent.",
+                    quotes=(q,),
+                    searched=_search_record(ctx, clause, clause.title),
+                    reason="absence contradicted by the search's own record: a passage under a matching "
+                    "heading was considered and not taken",
+                    weak=("the clause was found by its heading only",),
+                    **base,
+                )
+                return out, {}, None
+    if region is None:
+        return _absent(ctx, clause, base), {}, None
+    values: dict[str, _Value] = {}
+    for f in clause.fields:
+        v = _extract_field(ctx, region, f)
+        if v is not None:
+            values[f.name] = v
+    outcome, pos, reason, used = _judge(clause, values)
+    judged_by = _position_fields(clause)
+    if outcome == "needs_review" and judged_by and not _reads(values, list(values)):
+        # the passage located states none of the values the clause is judged by: is it the clause at all?
+        moved = _relocate(ctx, clause, region, judged_by)
+        if moved is not None:
+            region, values = moved
+            outcome, pos, reason, used = _judge(clause, values)
+        elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
+            return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
+    extracted = {k: v.ev for k, v in values.items()}
+    weak = _weak_links(ctx, clause, region, values, used)
+    if ctx.misfit and outcome == "unacceptable":
+        weak = (*weak, ctx.misfit)
+    red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
+    if weak and outcome == "unacceptable":
+        # a red line is earned only when every link holds: otherwise the reader is told what to check
+        outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
+        pos = None
+    elif ctx.roles_unresolved and clause.role_dependent and outcome in ("standard", "fallback"):
+        outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
+        pos = None
+    quotes = _quotes(ctx, region.anchor, values, used)
+    extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
+    if pos is not None and pos.claim and pos.outcome == outcome:
+        claim = _fill(pos.claim, values)
+    else:
+        head = {
+            "standard": "meets the standard position",
+            "fallback": f"is an acceptable fallback{f' (rank {pos.rank})' if pos else ''}",
+            "unacceptable": "is unacceptable",
+            "needs_review": "needs review",
+            "not_applicable": "is not applicable",
+        }[outcome]
+        why = (pos.reason if pos and pos.reason else "") if outcome != "needs_review" else reason
+        if outcome == "needs_review" and weak:
+            # say what could not be read, not the red line as if it held
+            what = (
+                f"whether {red_line} could not be confirmed"
+                if red_line
+                else "the position could not be checked"
+            )
+            why = f"{what}: {'; '.join(weak)}"
+        shown = _describe_values(used, values)
+        claim = (
+            f"{clause.title} {head}" + (f": {why}" if why else "") + (f" — {shown}" if shown else "") + "."
+        )
+    out = ClauseOutcome(
+        outcome=outcome,
+        severity=_severity(sev, outcome),
+        claim=claim,
+        quotes=quotes,
+        extracted=extracted,
+        reason=reason + (f"; values: {_describe_values(used, values)}" if used else ""),
+        approval=pos.approval if (pos is not None and outcome == "fallback") else None,
+        weak=weak,
+        **base,
+    )
+    return out, values, region
+
+
+def _run_check(
+    ctx: _Context,
+    check: CompiledCheck,
+    results: Mapping[str, tuple[ClauseOutcome, dict[str, _Value], _Region | None]],
+) -> ClauseOutcome | None:
+    m = check.model
+    if any(results[c][2] is None for c in m.requires):
+        return None  # a clause it needs is absent: that absence is already reported
+    if any(results[c][0].weak or results[c][0].outcome == "not_applicable" for c in m.requires):
+        return None  # a clause it needs was not read firmly: that clause's own finding says what to check
+    values = {f"{cid}.{k}": v for cid in m.requires for k, v in results[cid][1].items()}
+    raw = {k: v.ev.value for k, v in values.items()}
+    if check.applies_when is not None and evaluate(check.applies_when, raw).result is not True:
+        return None  # the situation the check is about does not arise (or was not read) in this contract
+    verdict = evaluate(check.when, raw)
+    used = _fields_of(check.when)
+    if verdict.result is True:
+        outcome, reason = "standard", f"holds [{verdict.decided_by}]"
+    elif verdict.result is False:
+        outcome, reason = m.fail_outcome, f"{m.reason} [{verdict.decided_by}]"
+    else:
+        outcome, reason = (
+            "needs_review",
+            f"{', '.join(verdict.unknown)} not found, so the check cannot be made",
+        )
+    quotes: list[QuoteRef] = []
+    for cid in m.requires:
+        _, vals, region = results[cid]
+        assert region is not None
+        local = {k.split(".", 1)[1]: v for k, v in values.items() if k.startswith(cid + ".") and k in used}
+        for q in _quotes(ctx, region.anchor, vals, list(local)):
+            if all(q.start != o.start for o in quotes):
+                quotes.append(q)
+    extracted = {k: v.ev for k, v in values.items() if k in used and _inside(v.ev, quotes)}
+    shown = _describe_values(used, values)
+    if m.claim and outcome != "standard":
+        claim = _fill(m.claim, values)
+    elif outcome == "standard":
+        claim = f"{check.title}: holds" + (f" — {shown}" if shown else "") + "."
+    else:
+        claim = (
+            f"{check.title}: {m.reason if outcome == m.fail_outcome else reason}"
+            + (f" — {shown}" if shown else "")
+            + "."
+        )
+    return ClauseOutcome(
+        rule=check.id,
+        title=check.title,
+        outcome=outcome,
+        severity=_severity(m.severity, outcome),
+        claim=claim,
+        quotes=tuple(quotes),
+        extracted=extracted,
+        guidance=m.guidance,
+        model_language=m.model_language,
+        reason=reason,
+    )
+
+
+def run_playbook(
+    document: Document,
+    playbook: Playbook,
+    *,
+    contract_type: str | None = None,
+    roles_unresolved: str | None = None,
+    locator: Locator | Literal[False] | None = None,
+) -> list[ClauseOutcome]:
+    """Judge `document` against every clause, check and drafting rule of `playbook`.
+
+    `contract_type` makes the clauses whose `applies_to` excludes it `not_applicable`; `roles_unresolved`
+    (why us/them could not be bound) keeps every role-dependent clause from a verdict. Clauses that name a
+    locator category are located by their rules and the learned locator together (`locator`: None for the
+    one shipped in the package, False for the rules alone). Returns clause outcomes in playbook order, then
+    cross-clause checks, then drafting problems found. Every quote and extracted value slices back:
+    `document.text[q.start:q.end] == q.text`.
+    """
+    with regex_budget(len(document.text)):  # a custom playbook's patterns: one time budget per contract
+        return _run_playbook(
+            document,
+            playbook,
+            contract_type=contract_type,
+            roles_unresolved=roles_unresolved,
+            locator=locator,
+        )
+
+
+def _run_playbook(
+    document: Document,
+    playbook: Playbook,
+    *,
+    contract_type: str | None,
+    roles_unresolved: str | None,
+    locator: Locator | Literal[False] | None,
+) -> list[ClauseOutcome]:
+    ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
+    if contract_type and playbook.fits and contract_type not in playbook.fits:
+        # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it
+        kinds = ", ".join(t.replace("_", " ") for t in playbook.fits)
+        ctx.misfit = (
+            f"the playbook's red lines are written for {kinds} contracts, "
+            f"and this is a {contract_type.replace('_', ' ')} contract"
+        )
+    results = {c.id: _run_clause(ctx, c) for c in playbook.clauses}
+    out = [r[0] for r in results.values()]
+    for check in playbook.checks:
+        o = _run_check(ctx, check, results)
+        if o is not None:
+            out.append(o)
+    out.extend(drafting_outcomes(document, ctx.passages, playbook.model.document_checks))
+    return out

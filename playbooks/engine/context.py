@@ -1,0 +1,206 @@
+"""Per-document state shared by every clause rule: passages, headings, coverage, the learned locator scan."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ingest.document import Document
+from playbooks.locator import Locator, Scan, load_locator
+from playbooks.locator.fusion import Location
+from playbooks.outcome import ExtractedValue
+from playbooks.passages import Passages
+from playbooks.retrieve import ClauseRetriever
+from playbooks.scan import Scanner
+from playbooks.schema import CompiledClause
+
+DEFAULT_SEVERITY: Mapping[str, str] = {
+    "standard": "info",
+    "fallback": "medium",
+    "unacceptable": "high",
+    "needs_review": "medium",
+    "missing": "high",
+    "referenced_not_provided": "high",
+    "not_applicable": "info",
+}
+MAX_QUOTE = 700  # characters; longer passages are trimmed to a window around the decisive words
+MAX_QUOTES = 4
+_REGION_MAX = 6000  # a section longer than this is too broad to stand for one clause found by pattern
+
+
+_PARA_BREAK = re.compile(r"\n[ \t\r]*\n")
+_DEFINITION = re.compile(  # a passage that opens by defining a term: '"Minimum Quantity" means …'
+    r"\s*(?:\(?[\w.]{1,6}\)?\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b"
+)
+_RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s")
+
+
+_HEADING_ONLY = re.compile(
+    r"(?:\s*(?:(?:section|article|clause)\s+)?(?:[\dA-Za-z]{1,3}[.)]|\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))?"
+    r"\s*[A-Z][\w,'’&/\- ]{1,70}[.:]?\s*){1,3}"
+)
+
+_OPERATIVE = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are|has|have|not)\b", re.IGNORECASE)
+
+
+def _heading_only(seg: str) -> bool:
+    """Is this passage only a heading ("7.3 Noncompetition.", "9.7 Indemnity. (a) By the Company.")?"""
+    return len(seg) <= 90 and not _OPERATIVE.search(seg) and _HEADING_ONLY.fullmatch(seg) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    start: int
+    end: int
+    passages: tuple[int, ...]  # indices into Passages
+    anchor: int  # the passage with the clause's decisive language
+    via: str  # "heading" | "pattern" | "locator"
+    weights: Mapping[int, int]  # passage → how much of the clause's language it carries
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    ev: ExtractedValue
+    scope: tuple[int, int]  # the passage (or list) it was read from: what to quote for it
+    conflict: str | None
+    inferred: bool  # a default: no cue was found in the passages read
+
+
+class _Context:
+    """Per-document state shared by all clauses: passages, section headings, coverage."""
+
+    def __init__(
+        self,
+        doc: Document,
+        *,
+        contract_type: str | None = None,
+        roles: str | None = None,
+        locator: Locator | Literal[False] | None = None,
+    ) -> None:
+        self.contract_type = contract_type
+        self.misfit: str | None = None  # set when the playbook is not written for this type of contract
+        self.roles_unresolved = roles  # why us/them are not bound, or None when they are
+        self.doc = doc
+        self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
+        self._scan: Scan | None = None
+        self.locations: dict[str, Location] = {}
+        self.text = doc.text
+        self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
+        self.scanner = Scanner(self.passages)
+        self.coverage = coverage_of(doc)
+        self.complete = doc.ready
+        self._retriever: ClauseRetriever | None = None
+        self.heads: list[tuple[int, int, str]] = []  # section start, end, heading text (lower)
+        for s in doc.sections:
+            if s.kind == "definition":
+                continue
+            head = s.heading
+            if not head:  # no heading: the first line counts only if it is short, like a title
+                line_end = self.text.find("\n", s.start, s.end)
+                first = self.text[s.start : line_end if line_end != -1 else s.end]
+                head = first if len(first) <= 60 and not re.search(r"[.;:]\s", first) else ""
+            if head:
+                self.heads.append((s.start, s.end, f"{s.label} {head}".lower()))
+        # passages that are headings, or that open with a run-in heading ("Governing Law. This …"), or that
+        # are a run-in heading split off as a sentence of their own ("6.5 Notices." then the clause)
+        items = self.passages.items
+        alone = [
+            i for i, p in enumerate(items) if not p.heading and _heading_only(self.text[p.start : p.end])
+        ]
+        following = {a: alone[k + 1] if k + 1 < len(alone) else None for k, a in enumerate(alone)}
+        for i, p in enumerate(items):
+            lead = self.text[p.start : min(p.end, p.start + 80)]
+            if p.heading:
+                self.heads.append((p.start, self._heading_region_end(p.start, p.end), lead.lower()))
+            elif i in following:
+                nxt = following[i]
+                end = self._para_end(p.start)
+                if nxt is not None:
+                    end = min(end, items[nxt].start)
+                self.heads.append((p.start, min(end, p.start + _REGION_MAX), lead.lower()))
+            else:
+                m = _RUN_IN.match(lead)
+                if m and len(m.group(1).split()) <= 7:
+                    self.heads.append((p.start, self._para_end(p.start), m.group(1).lower()))
+
+    def _para_end(self, start: int) -> int:
+        m = _PARA_BREAK.search(self.text, start)
+        return m.start() if m else len(self.text)
+
+    def retriever(self) -> ClauseRetriever:
+        """The document's clause retriever, built on first use (only a search that found nothing needs it)."""
+        if self._retriever is None:
+            self._retriever = ClauseRetriever(self.doc, semantic=None, clause_types=None)
+        return self._retriever
+
+    def scan(self) -> Scan | None:
+        """The locator's scores of this document's units, computed on first use (None: rules alone)."""
+        if self._locator is False:
+            return None
+        if self._scan is None:
+            loc = self._locator if self._locator is not None else load_locator()
+            self._scan = loc.scan_text(self.text, self.passages, scanner=self.scanner)
+        return self._scan
+
+    def _heading_region_end(self, start: int, end: int) -> int:
+        sec = self.doc.section_at(start)
+        if sec is not None and sec.start >= start - 12:
+            return sec.end
+        # an unnumbered heading: its text runs to the next heading passage
+        i = self.passages.index_at(end)
+        for q in self.passages.items[i + 1 :]:
+            if q.heading and q.start > end:
+                return q.start
+        return len(self.text)
+
+    def section_label(self, offset: int) -> str | None:
+        s = self.doc.section_at(offset)
+        return s.label if s else None
+
+
+def coverage_of(doc: Document) -> tuple[str, ...]:
+    """The parts of the document a whole-text search covers (the parts the document has).
+
+    Read from the Document: section kinds, generated and furniture spans, and the regions an ingest
+    reader records in `metadata["regions"]` (DOCX tables, text boxes, footnotes and endnotes).
+    """
+    kinds = {s.kind for s in doc.sections}
+    span_kinds = {s.kind for s in (*doc.generated, *doc.furniture)}
+    regions = doc.metadata.get("regions") or ()
+    span_kinds |= {str(r.get("kind")) for r in regions if isinstance(r, Mapping)}
+    annex = re.compile(r"^\s*(?:schedule|exhibit|annex|appendix|attachment)\b", re.IGNORECASE)
+    parts = ["body"]
+    if "table" in kinds or "table" in span_kinds:
+        parts.append("tables")
+    if kinds & {"schedule", "exhibit"} or any(annex.match(f"{x.label} {x.heading}") for x in doc.sections):
+        parts.append("schedules")
+    if span_kinds & {"footnote", "endnote"}:
+        parts.append("footnotes")
+    if "textbox" in span_kinds:
+        parts.append("text_boxes")
+    if doc.furniture:
+        parts.append("headers_footers")
+    return tuple(parts)
+
+
+def _hits(patterns: Sequence[re.Pattern[str]], text: str) -> int:
+    return sum(1 for p in patterns if p.search(text))
+
+
+def _passage_hits(ctx: _Context, patterns: Sequence[re.Pattern[str]]) -> dict[int, int]:
+    """For each passage, how many of `patterns` match in it."""
+    counts: dict[int, int] = {}
+    for rx in patterns:
+        for i in ctx.scanner.passages_matching(rx):
+            counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
+def _heading_words_in_body(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:
+    """Whether the text under the heading uses the clause's own heading words (not only the heading)."""
+    items = ctx.passages.items
+    body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages if not items[i].heading)
+    stems = {k[:6].lower() for k in clause.heading_keys if len(k) >= 4}
+    return bool(body.strip()) and any(st in body.lower() for st in stems)

@@ -1,0 +1,187 @@
+"""From values to an outcome: positions in order, and the weak links that keep a verdict from being earned."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
+from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.schema import CompiledClause, CompiledField, CompiledPosition
+
+
+def _fields_of(pred: Predicate) -> list[str]:
+    if isinstance(pred, Compare):
+        return [pred.field]
+    if hasattr(pred, "items"):
+        return [f for it in pred.items for f in _fields_of(it)]
+    return _fields_of(pred.item)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, Mapping) and "amount" in v:
+        return f"{v.get('currency', '')} {v['amount']:,}".strip()
+    if isinstance(v, list):
+        return "none" if not v else ", ".join(map(str, v))
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _describe_values(names: Sequence[str], values: Mapping[str, _Value]) -> str:
+    parts = []
+    for n in dict.fromkeys(names):
+        v = values.get(n)
+        if v is None:
+            continue
+        name = n.replace("_", " ")
+        if v.inferred:
+            parts.append(f"{name}: {_show(v.ev.value)} (no wording found)")
+        else:
+            parts.append(f"{name}: {_show(v.ev.value)} (“{_short(v.ev.text)}”)")
+    return "; ".join(parts)
+
+
+def _short(s: str, n: int = 80) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _fill(template: str, values: Mapping[str, _Value]) -> str:
+    def sub(m: re.Match[str]) -> str:
+        v = values.get(m.group(1))
+        if v is None:
+            return "(not found)"
+        if v.inferred or isinstance(v.ev.value, list | bool):
+            return _show(v.ev.value)
+        return _short(v.ev.text)
+
+    return re.sub(r"\{([a-z][a-z0-9_.]*)\}", sub, template)
+
+
+def _sev_get(sev: Mapping[Any, str], outcome: str) -> str | None:
+    return sev.get(outcome)
+
+
+def _severity(clause_sev: Mapping[Any, str], outcome: str) -> str:
+    return clause_sev.get(outcome) or DEFAULT_SEVERITY[outcome]
+
+
+def _decide(
+    positions: Sequence[CompiledPosition], raw: Mapping[str, Any], otherwise: str
+) -> tuple[str, CompiledPosition | None, str, list[str]]:
+    """(outcome, deciding position, reason, fields the decision read)."""
+    blocked: list[tuple[CompiledPosition, tuple[str, ...]]] = []
+    for pos in positions:
+        v = evaluate(pos.when, raw)
+        fields = _fields_of(pos.when)
+        if pos.outcome == "unacceptable":
+            if v.result:
+                return "unacceptable", pos, f"{pos.reason or 'red line'} [{v.decided_by}]", fields
+            if v.result is None:
+                blocked.append((pos, v.unknown))
+            continue
+        if blocked:
+            p, unknown = blocked[0]
+            why = p.reason or p.when.render()
+            return (
+                "needs_review",
+                p,
+                f"could not check the red line '{why}': {', '.join(unknown)} not found in the clause",
+                _fields_of(p.when),
+            )
+        if v.result:
+            label = "standard position" if pos.outcome == "standard" else f"fallback {pos.rank}"
+            return pos.outcome, pos, f"{pos.reason or label} [{v.decided_by}]", fields
+        if v.result is None:
+            return (
+                "needs_review",
+                pos,
+                f"{', '.join(v.unknown)} not found in the clause, "
+                f"so the {pos.outcome} position cannot be checked",
+                fields,
+            )
+    if blocked:
+        p, unknown = blocked[0]
+        return (
+            "needs_review",
+            p,
+            f"could not check the red line '{p.reason or p.when.render()}': {', '.join(unknown)} not found",
+            _fields_of(p.when),
+        )
+    if not positions:
+        return "standard", None, "present", []
+    # no position matched: the outcome rests on every value the positions read, so those are quoted
+    read = list(dict.fromkeys(f for pos in positions for f in _fields_of(pos.when)))
+    return otherwise, None, "no position of the playbook matched", read
+
+
+def _judge(
+    clause: CompiledClause, values: Mapping[str, _Value]
+) -> tuple[str, CompiledPosition | None, str, list[str]]:
+    """(outcome, deciding position, reason, fields read) from the values read in the clause."""
+    raw = {k: v.ev.value for k, v in values.items()}
+    if clause.not_applicable_when is not None and evaluate(clause.not_applicable_when, raw).result:
+        return (
+            "not_applicable",
+            None,
+            f"not applicable [{clause.not_applicable_when.render()}]",
+            _fields_of(clause.not_applicable_when),
+        )
+    conflicts = [(k, v.conflict) for k, v in values.items() if v.conflict]
+    if conflicts:
+        k, c = conflicts[0]
+        return "needs_review", None, f"unparseable: {k} — {c}", [k]
+    return _decide(clause.positions, raw, clause.model.positions.otherwise)
+
+
+def _position_fields(clause: CompiledClause) -> list[str]:
+    """The fields the clause's positions are judged by (what a located clause must state)."""
+    return list(dict.fromkeys(f for pos in clause.positions for f in _fields_of(pos.when)))
+
+
+def _reads(values: Mapping[str, _Value], fields: Sequence[str]) -> int:
+    """How many of `fields` were read from the contract's words (not defaulted from silence)."""
+    return sum(1 for f in fields if (v := values.get(f)) is not None and not v.inferred)
+
+
+def _silent_everywhere(ctx: _Context, f: CompiledField) -> bool:
+    """None of the field's "yes" words occur anywhere in the document, and they name no party."""
+    if not f.true_if or any("{us}" in p or "{them}" in p for p in f.spec.true_if):
+        return False
+    return not any(ctx.scanner.passages_matching(rx) for rx in f.true_if)
+
+
+def _weak_links(
+    ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
+) -> tuple[str, ...]:
+    """The links of this judgement that do not hold, each said as a reader would check it."""
+    weak: list[str] = []
+    if ctx.roles_unresolved and clause.role_dependent:
+        weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")
+    # a yes/no read from silence ("no wording found") is not a reading — unless the silence is the whole
+    # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
+    # do not depend on who is who, where a narrow pattern could miss the parties' own names). A list the
+    # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
+    bools = {f.name: f for f in clause.fields if f.spec.type == "bool"}
+    inferred = [
+        n
+        for n in dict.fromkeys(used)
+        if n in bools
+        and (v := values.get(n)) is not None
+        and v.inferred
+        and not _silent_everywhere(ctx, bools[n])
+    ]
+    if inferred:
+        weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
+    loc = ctx.locations.get(clause.id)
+    if loc is not None and loc.doubted and region.via == "pattern":
+        weak.append(
+            f"the clause was found by its patterns only and the learned locator ({loc.locator}) reads no "
+            f"{loc.category} clause anywhere in the document"
+        )
+    heading_only = region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages)
+    if heading_only and not _heading_words_in_body(ctx, clause, region):
+        weak.append("the clause was found by its heading only; none of its operative words occur under it")
+    return tuple(weak)

@@ -1,0 +1,130 @@
+"""What the search considered: the absence evidence, hints, references and passages set aside."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from playbooks.engine.context import _Context, _passage_hits, _Region
+from playbooks.engine.decide import _sev_get, _short
+from playbooks.outcome import ClauseOutcome, SearchRecord
+from playbooks.passages import Passage
+from playbooks.schema import CompiledClause
+
+
+def _search_record(ctx: _Context, clause: CompiledClause, requirement: str) -> SearchRecord:
+    m = clause.model.locate
+    queries = tuple(f"heading: {h}" for h in m.headings) + tuple(f"term: {b}" for b in m.bridges)
+    queries += tuple(f"pattern: {p}" for p in m.patterns)
+    queries += _nearest_clauses(ctx, clause)
+    queries += _locator_candidates(ctx, clause)
+    return SearchRecord(
+        requirement=requirement, queries=queries, coverage=ctx.coverage, complete=ctx.complete
+    )
+
+
+def _nearest_clauses(ctx: _Context, clause: CompiledClause) -> tuple[str, ...]:
+    """A second, independent search before saying "absent": the clause retriever (BM25 with the
+    plain-language bridges) asked for the clause by its title and bridge terms. Its nearest clauses
+    are recorded in the absence evidence — what was considered and not taken — so the reviewer who
+    must confirm a high-supervision absence knows where to look first. It never changes the outcome:
+    a retrieval score is not evidence that the clause is there."""
+    if not ctx.doc.text.strip():
+        return ()
+    question = " ".join([clause.model.title, *clause.model.locate.bridges])
+    try:
+        hits = ctx.retriever().search(question, top=3, use_semantic=False)
+    except ValueError:  # nothing indexable in the document
+        return ()
+    if not hits:
+        return (f"retrieval: {question!r} — no candidate clause",)
+    near = "; ".join(f"{h.label or h.id} at {h.start}–{h.end} (confidence {h.confidence})" for h in hits)
+    return (f"retrieval: {question!r} — nearest clauses considered and not taken: {near}",)
+
+
+def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | None:
+    """A passage under a heading of the clause that the location step passed over (no body it could read,
+    or the heading deeper in the line), or the retriever's best passage when it opens with such a heading.
+    Its existence contradicts "absent": the finding must say what was found instead."""
+    for start, _end, head in ctx.heads:
+        if any(
+            key in head and rx.search(head)
+            for rx, key in zip(clause.heading_res, clause.heading_keys, strict=True)
+        ):
+            return ctx.passages.items[ctx.passages.index_at(start)]
+    if not ctx.doc.text.strip() or not clause.heading_res:
+        return None
+    try:
+        hits = ctx.retriever().search(clause.model.title, top=1, use_semantic=False)
+    except ValueError:
+        return None
+    if hits:
+        lead = ctx.text[hits[0].start : hits[0].start + 100]
+        if any(rx.search(lead[:60]) for rx in clause.heading_res):
+            return ctx.passages.items[ctx.passages.index_at(hits[0].start)]
+    return None
+
+
+def _locator_candidates(ctx: _Context, clause: CompiledClause) -> tuple[str, ...]:
+    """The locator's best passages for the clause's category, recorded in the absence evidence with
+    their scores (what the learned search considered); like the retriever's, never the outcome itself."""
+    loc = ctx.locations.get(clause.id)
+    if loc is None or not loc.candidates:
+        return ()
+    best = "; ".join(f"{c.start}–{c.end} (score {c.score:.3f}, rank {c.rank})" for c in loc.candidates)
+    return (f"locator {loc.locator} [{loc.category}]: best passages considered and not taken: {best}",)
+
+
+def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
+    """The passage that incorporates the clause by reference when the referenced text is not attached."""
+    if not clause.referenced:
+        return None
+    if any(p.search(ctx.text) for p in clause.provided_if):
+        return None
+    hits = _passage_hits(ctx, clause.referenced)
+    return min(hits) if hits else None
+
+
+def _hinted(ctx: _Context, clause: CompiledClause, limit: int = 2) -> list[int]:
+    """The passages (at most `limit`, most hints first) carrying a clause's weaker language."""
+    hits = _passage_hits(ctx, clause.hints)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    ranked = sorted((i for i in hits if i not in excluded), key=lambda i: (-hits[i], i))
+    return sorted(ranked[:limit])
+
+
+def _absent(
+    ctx: _Context,
+    clause: CompiledClause,
+    base: Mapping[str, Any],
+    *,
+    considered: tuple[_Region, str] | None = None,
+) -> ClauseOutcome:
+    """The clause's absence; `considered` is the passage the location step found and then set aside (with
+    why), recorded in the search evidence so the reviewer confirming the absence reads it first."""
+    m = clause.model
+    im = m.if_missing
+    outcome: str = im.outcome if im else ("missing" if clause.required else "not_applicable")
+    severity = _sev_get(m.severity, outcome) or (
+        im.severity if im else ("high" if clause.required else "info")
+    )
+    msg = (im.message if im and im.message else None) or (
+        f"No {clause.title.lower()} clause found."
+        if outcome == "missing"
+        else f"No {clause.title.lower()} clause found; nothing to review."
+    )
+    searched = _search_record(ctx, clause, f"{clause.title}{' (required)' if clause.required else ''}")
+    reason = "no heading, term or pattern of the clause occurs anywhere in the document"
+    if considered is not None:
+        region, why = considered
+        p = ctx.passages.items[region.anchor]
+        label = ctx.section_label(p.start)
+        where = f"{label} " if label else ""
+        seen = _short(ctx.text[p.start : p.end])
+        note = f"considered and not taken: {where}at {p.start}–{p.end} “{seen}” — {why}"
+        searched = replace(searched, queries=(*searched.queries, note))
+        reason = f"the only passage located is not the clause: {why}"
+    return ClauseOutcome(
+        outcome=outcome, severity=severity, claim=msg, searched=searched, reason=reason, **base
+    )

@@ -1,0 +1,182 @@
+"""Where a clause is: its heading, its patterns' passages, and the learned locator, fused."""
+
+from __future__ import annotations
+
+from playbooks.engine.context import (
+    _DEFINITION,
+    _PARA_BREAK,
+    _REGION_MAX,
+    _Context,
+    _heading_only,
+    _passage_hits,
+    _Region,
+)
+from playbooks.locator import Scan, category_of
+from playbooks.locator.fusion import fuse
+from playbooks.schema import CompiledClause
+
+
+def _clause_span(ctx: _Context, offset: int) -> tuple[int, int] | None:
+    """The clause around `offset`: the outermost section no longer than `_REGION_MAX` that contains it,
+    and, for a numbered subsection with no parent ("11.1", "11.2" …), its run of siblings."""
+    chain = [
+        s
+        for s in ctx.doc.sections_containing(offset, offset + 1)
+        if s.kind != "definition" and s.end - s.start <= _REGION_MAX
+    ]
+    if not chain:
+        return None
+    sec = chain[0]
+    start, end = sec.start, sec.end
+    if "." in sec.label.strip(".") and len(chain) == 1:
+        prefix = sec.label.strip(".").rsplit(".", 1)[0] + "."
+        siblings = sorted(
+            (s for s in ctx.doc.sections if s.level == sec.level and s.label.startswith(prefix)),
+            key=lambda s: s.start,
+        )
+        k = next((j for j, s in enumerate(siblings) if s.start == sec.start), None)
+        if k is not None:
+            j = k
+            while j > 0 and siblings[j - 1].end >= start - 2 and end - siblings[j - 1].start <= _REGION_MAX:
+                j -= 1
+                start = siblings[j].start
+            j = k
+            while (
+                j + 1 < len(siblings)
+                and siblings[j + 1].start <= end + 2
+                and siblings[j + 1].end - start <= _REGION_MAX
+            ):
+                j += 1
+                end = siblings[j].end
+    return start, end
+
+
+def _paragraph_span(ctx: _Context, i: int) -> tuple[int, int] | None:
+    """The paragraph (between blank lines) around passage i, when it is short enough to be one clause."""
+    p = ctx.passages.items[i]
+    before = ctx.text.rfind("\n\n", 0, p.start)
+    m = _PARA_BREAK.search(ctx.text, p.end)
+    start = before + 2 if before != -1 else 0
+    end = m.start() if m else len(ctx.text)
+    if end - start > _REGION_MAX // 3:
+        return None
+    return start, end
+
+
+def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
+    """The clause's region: the rules' candidate and the locator's best passages, fused
+    (`playbooks.locator.fusion`); how it was located is kept in `ctx.locations[clause.id]`."""
+    region = _locate_by_rules(ctx, clause)
+    category = category_of(clause)
+    scan = ctx.scan() if category is not None and ctx.doc.text.strip() else None
+    if scan is None or category is None:
+        return region
+    anchor = ctx.passages.items[region.anchor] if region else None
+    rule_span = (anchor.start, anchor.end) if anchor else None
+    d = fuse(scan, category, rule_span, region.via if region else None)
+    ctx.locations[clause.id] = d.location
+    if d.take is None:
+        return region
+    taken = _locator_region(ctx, clause, scan, category, d.take.start, d.take.end)
+    if taken is None and region is not None:
+        # no readable passage in the locator's pick: the rules' own region stands (the fusion never turns
+        # a clause the rules located into an absence)
+        ctx.locations[clause.id] = fuse(scan, category, rule_span, region.via, switch=False).location
+        return region
+    if taken is None:
+        ctx.locations[clause.id] = fuse(scan, category, None, None, switch=False, take=False).location
+    return taken
+
+
+def _locator_region(
+    ctx: _Context, clause: CompiledClause, scan: Scan, category: str, start: int, end: int
+) -> _Region | None:
+    """The region around the locator's passage `[start, end)`; its anchor is the passage in it the
+    category's head rates highest (the quote the gate will verify)."""
+    items = ctx.passages.items
+    inside = [i for i in ctx.passages.within(start, end) if not items[i].heading] or list(
+        ctx.passages.within(start, end)
+    )
+    if not inside:
+        return None
+    col = scan.locator.column(category)
+    scores = scan.locator.score([ctx.text[items[i].start : items[i].end] for i in inside])[:, col]
+    i = inside[int(scores.argmax())]
+    span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
+    a, b = span if span else ctx.passages.with_list(i)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
+    return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
+
+
+def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
+    """Where the text running on after `end` stops being one clause: at the next heading, or the next
+    passage that is only a heading, or `limit` characters on."""
+    items = ctx.passages.items
+    j = ctx.passages.index_at(end)
+    while j < len(items) and items[j].start < end:
+        j += 1
+    out = end
+    while j < len(items) and items[j].end - end <= limit:
+        p = items[j]
+        if p.heading or (out > end and _heading_only(ctx.text[p.start : p.end])):
+            break
+        out = p.end
+        j += 1
+    return out
+
+
+def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
+    items = ctx.passages.items
+    pattern_hits = _passage_hits(ctx, clause.patterns)
+    bridge_hits = _passage_hits(ctx, clause.bridges) if clause.bridges else {}
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+
+    def weight(i: int) -> int:
+        return pattern_hits.get(i, 0) * 2 + bridge_hits.get(i, 0)
+
+    best: tuple[float, _Region] | None = None
+    for start, end, head in ctx.heads:
+        score = 0.0
+        for phrase, rx, key in zip(clause.headings, clause.heading_res, clause.heading_keys, strict=True):
+            if key not in head:
+                continue
+            m = rx.search(head)
+            if m and m.start() < 40:
+                score = max(score, 10 + len(phrase.split()) * 2 + (3 if m.start() < 12 else 0))
+        if not score:
+            continue
+        idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
+        # a heading with no real text under it (a table-of-contents line) locates nothing
+        body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
+        if body and all(_heading_only(ctx.text[items[i].start : items[i].end]) for i in body):
+            # a section that is only its heading ("24. Governing law", its sentences numbered 24.1, 24.2 as
+            # sections of their own): the clause is the text that runs on under it
+            end = _run_on_end(ctx, end)
+            idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
+            body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
+        if not body:
+            continue
+        anchor = max(body, key=lambda i: (weight(i), -i))
+        if weight(anchor) == 0:
+            anchor = body[0]
+        total = score + min(weight(anchor), 8)
+        if best is None or total > best[0]:
+            best = (total, _Region(start, end, idx, anchor, "heading", {j: weight(j) for j in idx}))
+
+    scored = [(n * 3 + bridge_hits.get(i, 0), -i) for i, n in pattern_hits.items() if i not in excluded]
+    operative = [sc for sc in scored if not _DEFINITION.match(ctx.text, items[-sc[1]].start)]
+    scored = operative or scored  # a definition never stands for the operative clause while one exists
+    if scored:
+        score, neg = max(scored)
+        i = -neg
+        if best is None or score > best[0]:
+            p = items[i]
+            span = _clause_span(ctx, p.start) or _paragraph_span(ctx, i)
+            start, end = span if span else ctx.passages.with_list(i)  # a ':' passage carries its list
+            idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
+            best = (float(score), _Region(start, end, idx, i, "pattern", {j: weight(j) for j in idx}))
+    return best[1] if best else None
+
+
+# ---------------------------------------------------------------------------------------------- extract

@@ -1,0 +1,121 @@
+"""The quotes a finding cites: the passages that carry the decisive language and every value stated."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from ingest.document import Document
+from playbooks.engine.context import MAX_QUOTE, MAX_QUOTES, _Context, _heading_only, _Value
+from playbooks.outcome import ExtractedValue, QuoteRef
+
+
+def _quote_range(
+    ctx: _Context, start: int, end: int, focus: tuple[int, int] | None = None
+) -> QuoteRef | None:
+    """A quote of `[start, end)`; a long passage is trimmed to a window that keeps `focus` whole."""
+    lo, hi = start, end
+    if end - start > MAX_QUOTE:
+        fa, fb = focus if focus else (start, start + 1)
+        half = max((MAX_QUOTE - (fb - fa)) // 2, 60)
+        start = max(lo, fa - half)
+        end = min(hi, fb + half)
+        while start > lo and not ctx.text[start - 1].isspace():  # snap to word boundaries
+            start -= 1
+        while end < hi and not ctx.text[end].isspace():
+            end += 1
+    start = after_label(ctx.doc, start, end)
+    while start < end and ctx.text[start].isspace():
+        start += 1
+    while end > start and ctx.text[end - 1].isspace():
+        end -= 1
+    if end - start < 10:
+        return None
+    return QuoteRef(text=ctx.text[start:end], start=start, end=end, section=ctx.section_label(start))
+
+
+_LABEL_TAIL = re.compile(r"[.):]?[ \t\u00a0]+")
+
+
+def after_label(doc: Document, start: int, end: int) -> int:
+    """Where a quote starting at `start` begins once the clause's own number is left out.
+
+    The number belongs to the pinpoint ("clause 7.3"), not to the quoted words: a renumbered clause
+    still says the same thing, and re-verification must find the same words after a redline. A DOCX
+    number generated from numbering.xml is skipped the same way as a typed one.
+    """
+    p = start
+    for g in doc.generated:
+        if g.start == p and g.kind == "numbering":
+            p = g.end
+    section = doc.section_at(p)
+    if section is not None and section.start == p and doc.text.startswith(section.label, p):
+        p += len(section.label)
+    if p == start:
+        return start
+    tail = _LABEL_TAIL.match(doc.text, p)
+    p = tail.end() if tail else p
+    return p if end - p >= 10 else start
+
+
+def _quote(ctx: _Context, i: int) -> QuoteRef | None:
+    p = ctx.passages.items[i]
+    return _quote_range(ctx, p.start, p.end)
+
+
+def _quotes(
+    ctx: _Context, anchor: int, values: Mapping[str, _Value], used: Sequence[str]
+) -> tuple[QuoteRef, ...]:
+    """The decisive values' passages first, then the anchor passage, then the other values' passages."""
+    items = ctx.passages.items
+    a = items[anchor]
+    wanted: list[tuple[tuple[int, int], tuple[int, int] | None]] = []
+    for name in used:
+        v = values.get(name)
+        if v is not None:
+            wanted.append((v.scope, None if v.inferred else (v.ev.start, v.ev.end)))
+    wanted.append(((a.start, a.end), None))
+    for name, v in values.items():
+        if name not in used and not v.inferred:
+            wanted.append((v.scope, (v.ev.start, v.ev.end)))
+    ranges: list[tuple[int, int, tuple[int, int] | None]] = []
+    wanted = [(_past_heading(ctx, s, e), focus) for (s, e), focus in wanted]
+    for (s, e), focus in wanted:
+        if any(rs <= s and e <= re_ for rs, re_, _ in ranges):
+            continue
+        if len(ranges) >= MAX_QUOTES:
+            break
+        inner = [r for r in ranges if s <= r[0] and r[1] <= e]
+        if focus is None:  # a wider passage keeps the decisive value of the one it takes in
+            focus = next((r[2] for r in inner if r[2] is not None), None)
+        ranges = [r for r in ranges if r not in inner]
+        ranges.append((s, e, focus))
+    out = [q for s, e, f in sorted(ranges) if (q := _quote_range(ctx, s, e, f)) is not None]
+    if not out:  # the anchor is too short to quote on its own: widen to the next passage
+        nxt = min(anchor + 1, len(items) - 1)
+        q = _quote_range(ctx, a.start, items[nxt].end)
+        if q is not None:
+            out.append(q)
+    return tuple(out)
+
+
+def _past_heading(ctx: _Context, start: int, end: int) -> tuple[int, int]:
+    """A passage that is only a heading ("7.3 Noncompetition.") is never quoted alone: it stands for the
+    clause under it, so the quote runs on into the clause's first sentence."""
+    if not _heading_only(ctx.text[start:end]):
+        return start, end
+    i = ctx.passages.index_at(start)
+    items = ctx.passages.items
+    j = i + 1
+    while j < len(items) and items[j].start < end:
+        j += 1
+    if j < len(items) and items[j].start - end < 200:
+        return start, items[j].end
+    return start, end
+
+
+def _inside(ev: ExtractedValue, quotes: Sequence[QuoteRef]) -> bool:
+    return any(q.start <= ev.start and ev.end <= q.end for q in quotes)
+
+
+# ---------------------------------------------------------------------------------------------- decide

@@ -1,0 +1,134 @@
+"""Typed values read from the located passages only, each with its span."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
+from playbooks.extract import (
+    Hit,
+    find_bool,
+    find_dates,
+    find_durations,
+    find_enum,
+    find_jurisdictions,
+    find_money,
+    find_percents,
+    find_set,
+)
+from playbooks.kinds import dates_of_kind, durations_of_kind
+from playbooks.outcome import ExtractedValue
+from playbooks.schema import CompiledField
+
+
+def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
+    # headings carry no values — except a heading-like line the clause's own patterns matched ("DATED 26
+    # September 2019"): the anchor is read
+    items = ctx.passages.items
+    v = _extract_in(
+        ctx, region, f, [i for i in region.passages if not items[i].heading or i == region.anchor]
+    )
+    if f.spec.anywhere and (v is None or v.inferred):
+        near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
+        w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
+        if w is not None:
+            return w
+    return v
+
+
+def _extract_in(
+    ctx: _Context, region: _Region, f: CompiledField, idx: list[int], *, default: bool = True
+) -> _Value | None:
+    text = ctx.text
+    items = ctx.passages.items
+    if f.near:
+        idx = [i for i in idx if _hits(f.near, text[items[i].start : items[i].end])]
+    # the clause's own sentences first: the anchor, then by how much clause language they carry
+    idx.sort(key=lambda i: (i != region.anchor, -region.weights.get(i, 0), i))
+    spec = f.spec
+    hit: Hit | None = None
+    at = -1
+    if spec.type == "set":
+        found: dict[str, Hit] = {}
+        scope_start, scope_end = -1, -1
+        for i in idx:
+            a, b = ctx.passages.with_list(i) if f.after else (items[i].start, items[i].end)
+            if a < scope_end:
+                continue  # already read as part of the list before it
+            for h in find_set(text[a:b], a, cues=f.cues, after=f.after):
+                if h.value not in found:
+                    found[h.value] = h
+                    scope_start = a if scope_start == -1 else scope_start
+                    scope_end = b
+        if found:
+            ordered = sorted(found.values(), key=lambda h: h.start)
+            start, end = ordered[0].start, ordered[-1].end
+            values = [v for v in spec.values if v in found]
+            ev = ExtractedValue(value=values, text=text[start:end], start=start, end=end)
+            return _Value(ev, (scope_start, scope_end), None, False)
+        if not default:
+            return None
+        base = idx[0] if idx else region.anchor
+        return _default(ctx, base, spec.default if spec.default is not None else [])
+    for i in idx:
+        p = items[i]
+        seg = text[p.start : p.end]
+        hs: list[Hit] = []
+        if spec.type == "money":
+            hs = find_money(seg, p.start)
+        elif spec.type == "duration":
+            hs = find_durations(seg, p.start, unit=spec.unit or "days")
+            if spec.kind:
+                hs = durations_of_kind(hs, seg, p.start, spec.kind, spec.unit or "days")
+        elif spec.type == "percent":
+            hs = find_percents(seg, p.start)
+        elif spec.type == "jurisdiction":
+            hs = find_jurisdictions(seg, p.start)
+        elif spec.type == "date":
+            hs = find_dates(seg, p.start)
+            if spec.kind:
+                hs = dates_of_kind(hs, seg, p.start, spec.kind)
+        elif spec.type == "bool":
+            bh = find_bool(seg, p.start, true_if=f.true_if, false_if=f.false_if)
+            hs = [bh] if bh else []
+        elif spec.type == "enum":
+            e = find_enum(seg, p.start, cues=f.cues)
+            hs = [e] if e else []
+        elif spec.type == "text" and f.pattern is not None:
+            m = f.pattern.search(seg)
+            if m:
+                g = 1 if m.groups() and m.group(1) else 0
+                hs = [Hit(value=m.group(g), start=p.start + m.start(g), end=p.start + m.end(g))]
+        if hs:
+            hit = _closest(hs, f.closest_to, seg, p.start) if len(hs) > 1 and f.closest_to else hs[0]
+            at = i
+            break
+    if hit is None:
+        if default and spec.default is not None and (idx or region.anchor >= 0):
+            return _default(ctx, idx[0] if idx else region.anchor, spec.default)
+        return None
+    ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
+    return _Value(ev, (items[at].start, items[at].end), hit.conflict, False)
+
+
+def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, base: int) -> Hit:
+    """Of several values in one passage, the one nearest a cue (ties: the earliest)."""
+    spans = [(base + m.start(), base + m.end()) for rx in cues for m in rx.finditer(seg)]
+    if not spans:
+        return hits[0]
+
+    def distance(h: Hit) -> int:
+        return min(max(a - h.end, h.start - b, 0) for a, b in spans)
+
+    return min(hits, key=lambda h: (distance(h), h.start))
+
+
+def _default(ctx: _Context, i: int, value: Any) -> _Value:
+    p = ctx.passages.items[i]
+    ev = ExtractedValue(value=value, text=ctx.text[p.start : p.end], start=p.start, end=p.end)
+    return _Value(ev, (p.start, p.end), None, True)
+
+
+# ---------------------------------------------------------------------------------------------- quotes
