@@ -6,20 +6,10 @@ from collections.abc import Sequence
 
 from playbooks.engine.context import _Context, _heading_words_in_body, _passage_hits, _Region, _Value
 from playbooks.engine.decide import _reads
-from playbooks.engine.locate import _clause_span, _paragraph_span
+from playbooks.engine.locate import region_around
 from playbooks.engine.reading import _extract_field
 from playbooks.locator.fusion import Location
 from playbooks.schema import CompiledClause
-
-
-def _candidate_region(ctx: _Context, clause: CompiledClause, i: int, via: str) -> _Region:
-    """The clause region around passage `i`, as the pattern search builds it."""
-    span = _clause_span(ctx, ctx.passages.items[i].start) or _paragraph_span(ctx, i)
-    a, b = span if span else ctx.passages.with_list(i)
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
-    idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
-    hits = _passage_hits(ctx, clause.patterns)
-    return _Region(a, b, idx, i, via, {j: hits.get(j, 0) * 2 for j in idx})
 
 
 def _relocate(
@@ -55,7 +45,7 @@ def _relocate(
     for i, via in order:
         if i in seen or i in excluded or ctx.passages.items[i].heading:
             continue
-        cand = _candidate_region(ctx, clause, i, via)
+        cand = region_around(ctx, i, via, excluded, lambda j: hits.get(j, 0) * 2)
         seen.update(cand.passages)
         vals = {f.name: v for f in clause.fields if (v := _extract_field(ctx, cand, f)) is not None}
         n = (_reads(vals, fields), _reads(vals, list(vals)))

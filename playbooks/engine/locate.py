@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playbooks.engine.context import (
     _DEFINITION,
     _PARA_BREAK,
@@ -171,12 +173,19 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         score, neg = max(scored)
         i = -neg
         if best is None or score > best[0]:
-            p = items[i]
-            span = _clause_span(ctx, p.start) or _paragraph_span(ctx, i)
-            start, end = span if span else ctx.passages.with_list(i)  # a ':' passage carries its list
-            idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
-            best = (float(score), _Region(start, end, idx, i, "pattern", {j: weight(j) for j in idx}))
+            best = (float(score), region_around(ctx, i, "pattern", excluded, weight))
     return best[1] if best else None
+
+
+def region_around(
+    ctx: _Context, i: int, via: str, excluded: set[int], weight: Callable[[int], int]
+) -> _Region:
+    """The clause region around passage `i`: its clause or paragraph (a ':' passage carries its list),
+    without the excluded passages, each passage weighted by how much of the clause's language it carries."""
+    span = _clause_span(ctx, ctx.passages.items[i].start) or _paragraph_span(ctx, i)
+    start, end = span if span else ctx.passages.with_list(i)
+    idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
+    return _Region(start, end, idx, i, via, {j: weight(j) for j in idx})
 
 
 # ---------------------------------------------------------------------------------------------- extract
