@@ -14,7 +14,6 @@ there, so concurrent first uses of an empty database do not race.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -27,29 +26,23 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine
 
 from citationgate.errors import StoreError
+from citationgate.store.settings import (
+    BUSY_TIMEOUT_S,
+    ENV_VAR,
+    WRITE_DEADLINE,
+    default_db_path,
+    first_line,
+    is_contention,
+    redact,
+    resolve_url,
+)
 from citationgate.store.tables import ADDED_COLUMNS
 
-ENV_VAR = "CITATIONGATE_DB"
-BUSY_TIMEOUT_S = 10  # one wait for SQLite's write lock; then the transaction is tried again
-WRITE_DEADLINE = 600.0  # seconds of retrying before a write gives up
+__all__ = ["ENV_VAR", "Database", "default_db_path", "first_line", "redact", "resolve_url"]
 _LOCK_KEY = 0x43474154  # "CGAT": the advisory lock every writer takes on PostgreSQL
 _WRITE = "citationgate_write"
 
 T = TypeVar("T")
-
-
-def default_db_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "citationgate" / "citationgate.db"
-
-
-def resolve_url(db: str | None) -> str:
-    """`--db` wins, then `CITATIONGATE_DB`, then the default file. A bare path becomes a SQLite URL."""
-    value = db or os.environ.get(ENV_VAR) or str(default_db_path())
-    if "://" in value:
-        return value
-    path = Path(value).expanduser()
-    return f"sqlite:///{path}"
 
 
 class Database:
@@ -156,10 +149,7 @@ class Database:
 
 
 def _is_contention(exc: OperationalError) -> bool:
-    text = str(exc.orig).lower()
-    return any(
-        s in text for s in ("database is locked", "database table is locked", "busy", "deadlock", "serializ")
-    )
+    return is_contention(str(exc.orig))
 
 
 def _create_schema(conn: Connection) -> None:
@@ -186,14 +176,3 @@ def _make_sqlite_safe(engine: Engine) -> None:
     def _on_begin(conn: Connection) -> None:
         # the write lock only for a write; a read is a plain (deferred) transaction
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
-
-
-def redact(url: str) -> str:
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url
-
-
-def first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,12 +1,14 @@
-"""The Store: document versions, reviews with their findings, and the audit chain, in one database."""
+"""The store through SQLAlchemy: document versions, reviews with their findings, and the audit chain.
+
+`OrmStore` does everything on any database (PostgreSQL, SQLite); `citationgate.store.Store` is what the
+rest of the code holds, and hands a SQLite file's verify/review writes to `lite` instead (no SQLAlchemy
+import on that path). The rows both write are built in `values`."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert
@@ -18,8 +20,6 @@ from citationgate.audit import (
     ChainBreak,
     Head,
     check_chain,
-    entry_hash,
-    event_fields,
     scan_legacy,
 )
 from citationgate.audit import key_from_env as audit_key_from_env
@@ -27,6 +27,15 @@ from citationgate.errors import NotFoundError
 from citationgate.store.connection import Database, resolve_url
 from citationgate.store.record import check_review, cross_check, load_document, review_sha256
 from citationgate.store.tables import AuditRow, DocumentVersionRow, FindingRow, ReviewRow
+from citationgate.store.values import (
+    ReviewRecord,
+    VersionRecord,
+    chain_rows,
+    dumps,
+    finding_values,
+    record_event,
+    version_columns,
+)
 from ingest.document import Document
 from ingest.load import READER_VERSION
 
@@ -34,36 +43,8 @@ if TYPE_CHECKING:
     from citationgate.store.migrate import Migration
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VersionRecord:
-    id: int
-    lineage: int
-    version_no: int
-    document: Document
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReviewRecord:
-    id: int
-    kind: str
-    version: VersionRecord
-    parent_review_id: int | None
-    playbook_id: str | None
-    playbook_version: str | None
-    playbook_sha256: str | None
-    summary: dict[str, Any]
-    findings: list[dict[str, Any]]
-    created_at: datetime
-    audit_head: Head | None = None  # the chain's head once this review's entries were in
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
-class Store:
-    """A CitationGate database. Open with `Store.open(db)`; every write is one transaction.
+class OrmStore:
+    """A CitationGate database through SQLAlchemy; every write is one transaction.
 
     `audit_key` (default: `CITATIONGATE_AUDIT_KEY`) makes every audit hash an HMAC under that key."""
 
@@ -74,7 +55,7 @@ class Store:
         self.audit_key = audit_key
 
     @classmethod
-    def open(cls, db: str | None = None) -> Store:
+    def open(cls, db: str | None = None) -> OrmStore:
         return cls(resolve_url(db), audit_key=audit_key_from_env())
 
     # ── document versions ────────────────────────────────────────────────────────────────────
@@ -197,23 +178,14 @@ class Store:
             playbook_id=(playbook or {}).get("id"),
             playbook_version=(playbook or {}).get("version"),
             playbook_sha256=(playbook or {}).get("sha256"),
-            summary=_dumps(dict(summary or {})),
+            summary=dumps(dict(summary or {})),
         )
         s.add(review)
         s.flush()
-        rows = [
-            FindingValues(
-                key=str(f.get("id")),
-                status=str(f.get("status")),
-                rule=f.get("rule"),
-                severity=f.get("severity"),
-                payload=_dumps(dict(f)),
-            )
-            for f in findings
-        ]
+        rows = finding_values(findings)
         _insert_many(s, FindingRow, [{"review_id": review.id or 0, **r.columns()} for r in rows])
         review.content_sha256 = review_sha256(review, text_sha256=version.document.text_sha256, findings=rows)
-        events = list(audit) or [_record_event(kind, version.document)]
+        events = list(audit) or [record_event(kind, version.document)]
         head = self._append_audit(
             s, events, extra={"review_id": review.id, "review_sha256": review.content_sha256}
         )
@@ -306,19 +278,11 @@ class Store:
     def _append_audit(self, s: Session, events: Sequence[AuditEvent], *, extra: Mapping[str, Any]) -> Head:
         """Append under the write lock: number n+1 after the last entry, linked to its hash."""
         last = s.exec(select(AuditRow).order_by(col(AuditRow.id).desc()).limit(1)).first()
-        seq, prev = (last.id or 0, last.hash) if last else (0, GENESIS)
-        rows: list[dict[str, Any]] = []
-        for ev in events:  # hashed in order, each linked to the one before; then written in one statement
-            fields = event_fields(ev)
-            fields["payload"] = {**fields["payload"], **extra}
-            seq += 1
-            h = entry_hash(prev, fields, seq=seq, key=self.audit_key)
-            rows.append(
-                {**fields, "id": seq, "payload": _dumps(fields["payload"]), "prev_hash": prev, "hash": h}
-            )
-            prev = h
+        rows, head = chain_rows(
+            events, last=(last.id or 0, last.hash) if last else (0, GENESIS), extra=extra, key=self.audit_key
+        )
         _insert_many(s, AuditRow, rows)
-        return Head(hash=prev, entries=seq)
+        return head
 
     def migrate_audit(self) -> Migration:
         """Re-seal a chain written before entries were numbered, once verified under its own rule
@@ -366,39 +330,12 @@ class Store:
             return len(entries), broken
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FindingValues:
-    """A finding's columns as written (what `review_sha256` hashes), before and without a table object."""
-
-    key: str
-    status: str
-    rule: str | None
-    severity: str | None
-    payload: str
-
-    def columns(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "status": self.status,
-            "rule": self.rule,
-            "severity": self.severity,
-            "payload": self.payload,
-        }
-
-
 def _insert_many(s: Session, table: type[SQLModel], rows: Sequence[Mapping[str, Any]]) -> None:
     """Many rows in one executemany inside the session's transaction (SQLAlchemy Core): no ORM object,
     validation or unit-of-work bookkeeping per row — a review of 1,000 findings writes 2,000+ rows."""
     if rows:
         s.flush()  # what the session holds (the review row) goes first: the rows refer to it
         s.connection().execute(insert(table.__table__), list(rows))  # type: ignore[attr-defined]
-
-
-def _record_event(kind: str, document: Document) -> AuditEvent:
-    """The entry a review with no decisions of its own writes, so that it too is in the chain."""
-    return AuditEvent(
-        action="record", result="stored", actor=f"citationgate:{kind}", document_sha256=document.text_sha256
-    )
 
 
 def _save_version(s: Session, document: Document, previous_version_id: int | None) -> VersionRecord:
@@ -423,23 +360,7 @@ def _save_version(s: Session, document: Document, previous_version_id: int | Non
             raise NotFoundError(f"document version {previous_version_id} is not in the store")
         lineage = prev.lineage or prev.id
         version_no = prev.version_no + 1
-    row = DocumentVersionRow(
-        lineage=lineage,
-        version_no=version_no,
-        name=document.name,
-        file_type=document.file_type,
-        view=document.view,
-        text_sha256=document.text_sha256,
-        source_sha256=document.source_sha256,
-        reader=str(document.metadata.get("reader", "")),
-        status=document.status,
-        fidelity=document.fidelity.value,
-        fidelity_method=document.fidelity.method,
-        sections_found=len(document.sections),
-        sections_expected=document.sections_expected,
-        reasons=_dumps(list(document.reasons)),
-        payload=_dumps(document.to_dict()),
-    )
+    row = DocumentVersionRow(lineage=lineage, version_no=version_no, **version_columns(document))
     s.add(row)
     s.flush()
     if row.lineage is None:

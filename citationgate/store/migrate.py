@@ -40,7 +40,7 @@ from citationgate.store.record import cross_check, review_sha256, stored_text_sh
 from citationgate.store.tables import AuditRow, DocumentVersionRow, FindingRow, ReviewRow
 
 if TYPE_CHECKING:
-    from citationgate.store.database import Store
+    from citationgate.store.database import OrmStore as Store
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,12 +14,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citationgate.audit import ChainBreak, canonical_json
 from citationgate.errors import AuditChainError
-from citationgate.store.tables import AuditRow, DocumentVersionRow, FindingRow, ReviewRow
 from ingest.document import Document, sha256_text
+
+if TYPE_CHECKING:  # the checks read rows of either writer (`database`'s tables, `lite`'s rows)
+    from citationgate.store.tables import AuditRow, DocumentVersionRow, FindingRow, ReviewRow
 
 
 class RecordAlteredError(AuditChainError):
@@ -27,7 +29,43 @@ class RecordAlteredError(AuditChainError):
     CitationGate."""
 
 
-def load_document(row: DocumentVersionRow) -> Document:
+class VersionColumns(Protocol):
+    """What reading a version back checks: a stored `DocumentVersionRow`, or `lite`'s row."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def text_sha256(self) -> str: ...
+    @property
+    def source_sha256(self) -> str: ...
+    @property
+    def payload(self) -> str: ...
+
+
+class ReviewColumns(Protocol):
+    """What a review's content hash covers: a stored `ReviewRow`, or the values `lite` writes."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def version_id(self) -> int: ...
+    @property
+    def parent_review_id(self) -> int | None: ...
+    @property
+    def playbook_id(self) -> str | None: ...
+    @property
+    def playbook_version(self) -> str | None: ...
+    @property
+    def playbook_sha256(self) -> str | None: ...
+    @property
+    def summary(self) -> str: ...
+
+
+def load_document(row: VersionColumns) -> Document:
     """The version's document, re-hashed: its text must still hash to the recorded `text_sha256`."""
     what = f"document version {row.id} ({row.name})"
     try:
@@ -77,7 +115,7 @@ class FindingColumns(Protocol):
     def payload(self) -> str: ...
 
 
-def review_sha256(review: ReviewRow, *, text_sha256: str, findings: Sequence[FindingColumns]) -> str:
+def review_sha256(review: ReviewColumns, *, text_sha256: str, findings: Sequence[FindingColumns]) -> str:
     """The content hash of a review: its own fields, its findings as stored, its version's text hash."""
     body = {
         "id": review.id,

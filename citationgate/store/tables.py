@@ -7,6 +7,10 @@ from datetime import UTC, datetime
 from sqlalchemy import Index, text
 from sqlmodel import Field, SQLModel
 
+from citationgate.store.ddl import ADDED_COLUMNS
+
+__all__ = ["ADDED_COLUMNS", "AuditRow", "DocumentVersionRow", "FindingRow", "ReviewRow", "now"]
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -87,13 +91,3 @@ class AuditRow(SQLModel, table=True):
     payload: str = "{}"
     prev_hash: str = Field(unique=True)  # one successor per entry: the chain cannot fork
     hash: str = Field(unique=True)
-
-
-# columns added since the first release: an older database gets them on open
-ADDED_COLUMNS: dict[str, dict[str, str]] = {
-    "reviews": {
-        "content_sha256": "VARCHAR NOT NULL DEFAULT ''",
-        "audit_head": "VARCHAR NOT NULL DEFAULT ''",
-        "audit_entries": "INTEGER NOT NULL DEFAULT 0",
-    }
-}
