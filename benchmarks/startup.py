@@ -16,9 +16,11 @@ what it uses (the store, the playbooks, the schemas).
 verify end to end: a seeded 1 MB contract-like document and 1,000 quotes from it (benchmarks/gate.py's
 mix: 70 % exact spans reflowed, 10 % typographic variants, 10 % one word changed, 10 % absent), written as
 a proposals file; `citationgate verify proposals.json --doc contract.txt --format json` in a fresh process
-with a fresh database (start-up, ingest, index, gate, and the review with its 1,000 findings and audit
-entries stored in one transaction), against the baseline of one whitespace-flexible regex per quote run
-inside this process over the text already in memory. Goal: verify ≥ 2× faster.
+with a fresh database — *cold*: start-up, reading the contract, indexing it, gating, and the review with
+its new version, 1,000 findings and audit entries stored in one transaction — and then again on a
+database that already holds that version — *warm*: the same bytes are not read again, the stored
+canonical text is reused (re-hashed) and indexed — against the baseline of one whitespace-flexible
+regex per quote run inside this process over the text already in memory. Goal: verify ≥ 2× faster.
 
 Times are CPU seconds (user + system) of the child processes and of this process (`resource`), so other
 load on a shared machine does not distort the ratios; wall seconds are shown beside them.
@@ -169,20 +171,27 @@ def verify_end_to_end(env: dict[str, str], repeat: int) -> None:
             ),
             encoding="utf-8",
         )
-        runs = []
-        for k in range(repeat):
+        cold, warm = [], []
+        for k in range(repeat):  # cold: a fresh database, so the contract is read, indexed and stored
             db = Path(tmp) / f"run{k}.db"
             args = [*CLI, "verify", str(props), "--doc", str(doc), "--format", "json", "--db", str(db)]
-            runs.append(run_child(args, env)[:2])
-        cpu, wall = min(c for c, _ in runs), min(w for _, w in runs)
+            cold.append(run_child(args, env)[:2])
+        for _ in range(repeat):  # warm: the database holds the version read from these bytes (run0's)
+            args = [*CLI, "verify", str(props), "--doc", str(doc), "--format", "json"]
+            warm.append(run_child([*args, "--db", str(Path(tmp) / "run0.db")], env)[:2])
 
     baseline = regex_baseline(text, quotes, repeat)
     print()
     print(f"verify end to end: 1,000 quotes, {len(text):,} characters, best of {repeat} (CPU s / wall s)")
-    print(f"  {'per-quote regex, in-process':<32} {baseline:6.3f}            (baseline)")
-    print(f"  {'citationgate verify (a process)':<32} {cpu:6.3f} / {wall:6.3f}")
-    goal = "met" if baseline / cpu >= 2 else "NOT met"
-    print(f"  ratio: verify is {baseline / cpu:.2f}× the regex baseline's speed (goal ≥ 2×: {goal})")
+    print(f"  {'per-quote regex, in-process':<44} {baseline:6.3f}            (baseline)")
+    for label, runs in (
+        ("citationgate verify, cold (a fresh database)", cold),
+        ("citationgate verify, warm (version stored)", warm),
+    ):
+        cpu, wall = min(c for c, _ in runs), min(w for _, w in runs)
+        goal = "met" if baseline / cpu >= 2 else "NOT met"
+        ratio = baseline / cpu
+        print(f"  {label:<44} {cpu:6.3f} / {wall:6.3f}   {ratio:.2f}× the baseline (goal ≥ 2×: {goal})")
 
 
 def main() -> None:
