@@ -283,7 +283,7 @@ class _WordIndex:
         self.view = view
         hay = view.text
         raw = hay.split(" ")
-        lengths = np.fromiter((len(t) for t in raw), dtype=np.int64, count=len(raw))
+        lengths = np.fromiter(map(len, raw), dtype=np.int64, count=len(raw))
         starts = np.zeros(len(raw), dtype=np.int64)
         if len(raw) > 1:
             starts[1:] = np.cumsum(lengths[:-1] + 1)
@@ -384,7 +384,7 @@ _P2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def _token_hashes(tokens: Sequence[str]) -> npt.NDArray[np.uint64]:
-    arr = np.fromiter((hash(t) for t in tokens), dtype=np.int64, count=len(tokens))
+    arr = np.fromiter(map(hash, tokens), dtype=np.int64, count=len(tokens))
     return arr.view(np.uint64)
 
 
