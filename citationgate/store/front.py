@@ -9,6 +9,7 @@ same rows into the same schema, so each reads and checks what the other wrote.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ class Store:
         self.url = url
         self.audit_key = audit_key
         self._orm_store: OrmStore | None = None
+        self._orm_lock = threading.Lock()  # one engine per Store, however many threads share it (MCP)
         path = sqlite_file(url)
         self._lite = LiteStore.open(path, url=url, audit_key=audit_key) if path is not None else None
         if self._lite is None:
@@ -48,11 +50,12 @@ class Store:
         return cls(resolve_url(db), audit_key=audit_key_from_env())
 
     def _orm(self) -> OrmStore:
-        if self._orm_store is None:
-            from citationgate.store.database import OrmStore
+        with self._orm_lock:
+            if self._orm_store is None:
+                from citationgate.store.database import OrmStore
 
-            self._orm_store = OrmStore(self.url, audit_key=self.audit_key)
-        return self._orm_store
+                self._orm_store = OrmStore(self.url, audit_key=self.audit_key)
+            return self._orm_store
 
     @property
     def engine(self) -> Engine:
