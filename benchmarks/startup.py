@@ -2,6 +2,7 @@
 
     python benchmarks/startup.py             # every command's --help, and verify of 1,000 quotes on 1 MB
     python benchmarks/startup.py --repeat 7  # more runs per measurement (the best is reported)
+    python benchmarks/startup.py --verify-only --repeat 5   # verify end to end alone, cold and warm
 
 Start-up: `citationgate --help` and `citationgate COMMAND --help` for every command, each a fresh process,
 against baselines measured in the same run — a bare `python -c pass`; `python -c "import typer"` (the
@@ -198,11 +199,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-verify", action="store_true", help="start-up only")
+    ap.add_argument("--verify-only", action="store_true", help="verify end to end only (cold and warm)")
     args = ap.parse_args()
     env = {**os.environ, "CITATIONGATE_NO_SEMANTIC": "1"}
     env.pop("CITATIONGATE_DB", None)
-    startup(env, args.repeat)
-    cheap_runs(env, args.repeat)
+    if not args.verify_only:
+        startup(env, args.repeat)
+        cheap_runs(env, args.repeat)
     if not args.skip_verify:
         verify_end_to_end(env, args.repeat)
 
