@@ -201,7 +201,7 @@ def _check_operand(kind: FieldKind, name: str, op: str, value: object, path: tup
 
 
 def _check_member(kind: FieldKind, name: str, value: object, path: tuple[str | int, ...]) -> None:
-    if kind.values and kind.type in ("enum", "set") and value not in kind.values:
+    if kind.values and kind.type in ("enum", "set", "holder") and value not in kind.values:
         raise PredicateSyntaxError(
             path, f"'{value}' is not a value of '{name}' (expected one of: {', '.join(kind.values)})"
         )

@@ -59,7 +59,9 @@ Outcome = Literal[
 OUTCOMES: tuple[str, ...] = typing.get_args(Outcome)
 Severity = Literal["info", "low", "medium", "high", "critical"]
 SEVERITIES: tuple[str, ...] = typing.get_args(Severity)
-ExtractType = Literal["money", "duration", "percent", "jurisdiction", "date", "bool", "enum", "set", "text"]
+ExtractType = Literal[
+    "money", "duration", "percent", "jurisdiction", "date", "bool", "enum", "set", "text", "holder"
+]
 Unit = Literal["hours", "days", "weeks", "months", "years"]
 DocCheckName = Literal["placeholders", "number_words", "cross_references", "undefined_terms", "unused_terms"]
 
@@ -88,6 +90,12 @@ class ExtractModel(_Strict):
     after: list[str] | bool = False
     default: Any = None  # value when nothing is found (bool/enum/set); None → unknown
     pattern: str | None = None  # text: a regex; group 1 (or the match) is the value
+    # holder: who may do `right` (regexes for the act, "terminat\\w*"); values name [both, us, them];
+    # a right whose own words match `unless` is another right (for breach, on insolvency …). Where the
+    # contract grants rights of other kinds only, and none of `true_if` (words that surely mean this
+    # right, "convenience") occurs outside them, the clause is absent.
+    right: list[str] = Field(default_factory=list)
+    unless: list[str] = Field(default_factory=list)
     # duration/date: only values of this kind, typed by their context (`playbooks.kinds`): a notice
     # period is not a term, "a 360-day year" is not a payment term, a start date is not an end date
     kind: Literal["notice", "period", "term", "deadline", "start", "end"] | None = None
@@ -234,6 +242,7 @@ class CompiledField:
     false_if: tuple[re.Pattern[str], ...]
     after: tuple[re.Pattern[str], ...]
     pattern: re.Pattern[str] | None
+    unless: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -676,7 +685,18 @@ def _compile_field(
     fname: str, spec: ExtractModel, floc: tuple[str | int, ...], fail: Any, rxs: Any
 ) -> CompiledField:
     cues: dict[str, tuple[re.Pattern[str], ...]] = {}
-    if spec.type in ("enum", "set"):
+    if spec.type == "holder":
+        if len(spec.values) != 3 or not spec.right:
+            raise fail(
+                (*floc, "values" if len(spec.values) != 3 else "right"),
+                "a holder needs three values (both, us, them — e.g. [either, customer, supplier]) "
+                "and `right`: patterns for the act held",
+            )
+        rxs(spec.right, (*floc, "right"))  # checked like every pattern (the reader compiles its grammar)
+        defaults = {spec.values[1]: ["{us}"], spec.values[2]: ["{them}"]}
+        for v in spec.values[1:]:
+            cues[v] = rxs(spec.cues.get(v, defaults[v]), (*floc, "cues", v))
+    elif spec.type in ("enum", "set"):
         if not spec.values:
             raise fail((*floc, "values"), f"a {spec.type} needs its list of values")
         for extra in spec.cues:
@@ -726,4 +746,5 @@ def _compile_field(
         false_if=rxs(false_if, (*floc, "false_if")),
         after=after,
         pattern=pattern,
+        unless=rxs(spec.unless, (*floc, "unless")),
     )

@@ -157,8 +157,9 @@ def test_rules_that_do_not_fit_the_contract_type_are_not_applicable_and_the_mism
     assert "fit_warning" in data["summary"]
 
 
-def test_a_verdict_on_silence_is_not_a_red_line() -> None:
-    """No wording on who may terminate for breach is needs_review with the reason, not 'only the supplier'."""
+def test_a_red_line_on_unbound_roles_is_not_drawn() -> None:
+    """'Only the supplier may terminate for breach', read with no parties bound (no preamble), is
+    needs_review with the reason, not the red line."""
     text = (
         "MASTER SERVICES AGREEMENT\n\n14. Termination\n\nThe Supplier may terminate this Agreement if the "
         "Customer fails to pay within thirty (30) days of notice.\n"
@@ -166,7 +167,7 @@ def test_a_verdict_on_silence_is_not_a_red_line() -> None:
     result = review(document_from_text(text), load_playbook("msa-customer"))
     tfb = next(f for f in result.findings if f.proposal.rule == "termination_for_cause")
     assert tfb.proposal.details["outcome"] == "needs_review"
-    assert "does not state customer may terminate" in str(tfb.proposal.details["reason"])
+    assert "who is us is not resolved" in str(tfb.proposal.details["reason"])
     assert tfb.supervision.value != "standard"
 
 

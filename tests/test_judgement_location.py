@@ -63,7 +63,7 @@ def test_a_prevailing_party_is_not_an_order_of_precedence() -> None:
 
 def test_either_named_party_may_terminate_binds_us() -> None:
     tfc = _by_rule()["termination_for_cause"]
-    assert tfc.proposal.details["extracted"]["customer_may_terminate"]["value"] is True
+    assert tfc.proposal.details["extracted"]["holder"]["value"] == "either"
     assert "only the supplier" not in tfc.proposal.claim
 
 

@@ -12,6 +12,7 @@ carry the decisive language and every value the claim states.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from ingest.document import Document
@@ -39,6 +40,33 @@ from playbooks.regex_safety import regex_budget
 from playbooks.schema import CompiledCheck, CompiledClause, Playbook
 
 __all__ = ["DEFAULT_SEVERITY", "coverage_of", "run_playbook"]
+
+
+def _with_holder(
+    ctx: _Context, clause: CompiledClause, region: _Region, values: dict[str, _Value]
+) -> tuple[_Region, dict[str, _Value]]:
+    """The region with the passage that grants the right, when the holder was read outside it (a heading
+    located the clause, its limbs sit in a passage of their own); the other values are read there too."""
+    items = ctx.passages.items
+    for f in clause.fields:
+        v = values.get(f.name)
+        if f.spec.type != "holder" or v is None:
+            continue
+        i = ctx.passages.index_at(v.ev.start)
+        if i in region.passages:
+            continue
+        weak_anchor = items[region.anchor].heading or not region.weights.get(region.anchor, 0)
+        region = replace(
+            region,
+            start=min(region.start, items[i].start),
+            end=max(region.end, items[i].end),
+            passages=tuple(sorted({*region.passages, i})),
+            anchor=i if weak_anchor else region.anchor,
+        )
+        for g in clause.fields:
+            if g.spec.type != "holder" and (w := _extract_field(ctx, region, g, clause)) is not None:
+                values[g.name] = w
+    return region, values
 
 
 def _run_clause(
@@ -122,9 +150,19 @@ def _run_clause(
         return _absent(ctx, clause, base), {}, None
     values: dict[str, _Value] = {}
     for f in clause.fields:
-        v = _extract_field(ctx, region, f)
+        v = _extract_field(ctx, region, f, clause)
         if v is not None:
             values[f.name] = v
+    region, values = _with_holder(ctx, clause, region, values)
+    other = ctx.other_rights.get(clause.id)
+    if other is not None:
+        # every right of this kind the clause's passages grant is of another kind (to terminate for
+        # breach, not for convenience): the contract does not grant this one
+        i = ctx.passages.index_at(other.start)
+        p = ctx.passages.items[i]
+        other_at = _Region(p.start, p.end, (i,), i, "pattern", {})
+        why = f"the rights it grants are of another kind (“{other.other}”), not {clause.title.lower()}"
+        return _absent(ctx, clause, base, considered=(other_at, why)), {}, None
     outcome, pos, reason, used = _judge(clause, values)
     judged_by = _position_fields(clause)
     if outcome == "needs_review" and judged_by and not _reads(values, list(values)):

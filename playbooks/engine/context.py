@@ -11,6 +11,7 @@ from ingest.document import Document
 from playbooks.locator import Locator, Scan, load_locator
 from playbooks.locator.fusion import Location
 from playbooks.outcome import ExtractedValue
+from playbooks.parties.holder import HolderHit
 from playbooks.passages import Passages
 from playbooks.retrieve import ClauseRetriever
 from playbooks.scan import Scanner
@@ -86,6 +87,9 @@ class _Context:
         self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
         self._scan: Scan | None = None
         self.locations: dict[str, Location] = {}
+        # clause id → a right of another kind read where the clause's own right was looked for (a holder
+        # field found only rights to terminate for breach where one for convenience was asked about)
+        self.other_rights: dict[str, HolderHit] = {}
         self.text = doc.text
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)

@@ -20,10 +20,15 @@ from playbooks.extract import (
 )
 from playbooks.kinds import dates_of_kind, durations_of_kind
 from playbooks.outcome import ExtractedValue
-from playbooks.schema import CompiledField
+from playbooks.parties.holder import BOTH, HolderHit, find_holders, merge_holders
+from playbooks.schema import CompiledClause, CompiledField
 
 
-def _extract_field(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
+def _extract_field(
+    ctx: _Context, region: _Region, f: CompiledField, clause: CompiledClause | None = None
+) -> _Value | None:
+    if f.spec.type == "holder":
+        return _read_holder(ctx, region, f, clause)
     # headings carry no values — except a heading-like line the clause's own patterns matched ("DATED 26
     # September 2019"): the anchor is read
     items = ctx.passages.items
@@ -111,6 +116,62 @@ def _extract_in(
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
     return _Value(ev, (items[at].start, items[at].end), hit.conflict, False)
+
+
+def _read_holder(
+    ctx: _Context, region: _Region, f: CompiledField, clause: CompiledClause | None
+) -> _Value | None:
+    """Who holds the right, over the located clause and every other passage the clause's own patterns
+    find (a right held by one side here and the other side there is held by both): "only X may" is a
+    claim about the whole contract."""
+    items = ctx.passages.items
+    idx = set(region.passages)
+    if clause is not None and clause.patterns:
+        # the clause's sentence-level excludes are not applied: `unless` judges each limb of a sentence
+        # ("terminates upon any of the following: (a) breach …; (b) Consultant may terminate on notice")
+        idx |= set(_passage_hits(ctx, clause.patterns))
+    idx = {i for i in idx if not items[i].heading}
+    if f.near:
+        idx = {i for i in idx if _hits(f.near, ctx.text[items[i].start : items[i].end])}
+    both, us, them = f.spec.values
+    hits: list[HolderHit] = []
+    others: list[HolderHit] = []
+    for i in sorted(idx):
+        p = items[i]
+        hits.extend(
+            find_holders(
+                ctx.text[p.start : p.end],
+                p.start,
+                right=tuple(f.spec.right),
+                us=f.cues[us],
+                them=f.cues[them],
+                unless=f.unless,
+                others=others,
+            )
+        )
+    merged = merge_holders(hits)
+    if merged is None:
+        signalled = any(
+            _hits(f.true_if, _outside(ctx.text, items[i].start, items[i].end, others)) for i in idx
+        )
+        if clause is not None and others and not signalled:
+            ctx.other_rights[clause.id] = others[0]
+        return None
+    side, hit = merged
+    value = {BOTH: both, "us": us, "them": them}[side]
+    ev = ExtractedValue(value=value, text=ctx.text[hit.start : hit.end], start=hit.start, end=hit.end)
+    at = next((i for i in sorted(idx) if items[i].start <= hit.start < items[i].end), None)
+    scope = (items[at].start, items[at].end) if at is not None else (hit.start, hit.end)
+    return _Value(ev, scope, None, False)
+
+
+def _outside(text: str, start: int, end: int, spans: Sequence[HolderHit]) -> str:
+    """The passage's text with the limbs of other rights blanked out."""
+    chars = list(text[start:end])
+    for h in spans:
+        for k in range(max(h.start, start), min(h.end, end)):
+            chars[k - start] = " "
+    return "".join(chars)
 
 
 def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, base: int) -> Hit:

@@ -19,7 +19,9 @@ _DEFINED = re.compile(
     r"(?:\(\s*|here(?:in)?after\s+(?:(?:referred\s+to|called|known)\s+as\s+)?|herein\s+(?:called|referred\s+to\s+as)\s+)"
     r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|here(?:in)?after"
     r"(?:\s+(?:referred\s+to|called)\s+as)?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
-    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)\s*[\"“”'‘’`]{1,2}"
+    # a term starts with a capital, or in lower case with a capital or hyphen soon after ("i-on", "eBay")
+    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|[a-z](?=[a-z]{0,3}[A-Z\-]))[A-Za-z0-9.&/\- ]{0,40}?)"
+    r"\s*[\"“”'‘’`]{1,2}"
     r"(?:\s+or\s+(?:the\s+)?[\"“”'‘’`]{1,2}(?P<alias>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)[\"“”'‘’`]{1,2})?"
     r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\))"
 )

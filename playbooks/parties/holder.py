@@ -1,0 +1,180 @@
+"""Who holds a right: the party a sentence says may do something ("either party may terminate").
+
+A right is read from its grammar, not from a party's name next to a keyword: the subject of "may
+terminate" / "shall have the right to terminate" / "is entitled to terminate", the party after "may be
+terminated by", and the party that gives "notice of termination". "Either party", "each party", "either
+X or Y" and "X and Y" hold it jointly; a right one side holds in one sentence and the other side in
+another is held by both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["BOTH", "HolderHit", "find_holders", "merge_holders"]
+
+BOTH = "both"
+
+# "either party", "each of the parties", "the other party" (the one not in breach: either, as the case may be)
+_EITHER = re.compile(
+    r"\b(?:either|each|any|both)\s+(?:of\s+the\s+)?part(?:y|ies)\b"
+    r"|\b(?:the\s+)?(?:other|non-?breaching|non-?defaulting|aggrieved|non-?affected|terminating)\s+party\b"
+    r"|\bthe\s+parties\b",
+    re.IGNORECASE,
+)
+# what joins two parties into one subject: "either you or the Company", "Licensor and Licensee"
+_JOINED = re.compile(r"(?:\beither\b[^.;:]{1,60}?\bor|\b(?:and|or|and/or))\s+(?:the\s+)?$", re.IGNORECASE)
+_MODAL = (
+    r"(?:may|can|(?:shall|will)\s+(?:have\s+the\s+(?:right|option)|be\s+entitled|be\s+free)\s+to"
+    r"|(?:is|are)\s+(?:entitled|free)\s+to|(?:has|have|reserves?|retains?)\s+the\s+(?:right|option)\s+to"
+    r"|(?:shall|will)\s+be\s+entitled\s+to)"
+)
+# "may, at its option, immediately terminate" (never "may be terminated": that is the passive, below)
+_GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
+_SUBJECT_REACH = 90  # how far before the verb its subject may start
+_BOUNDARY = re.compile(r"[.;:]\s|\n|\(\s*[a-z0-9]{1,4}\s*\)\s")
+
+
+@dataclass(frozen=True, slots=True)
+class HolderHit:
+    side: str  # "us", "them" or BOTH
+    start: int  # the subject through the verb, in document offsets
+    end: int
+    other: str = ""  # set on a right of another kind: the words of `unless` its own words carry
+
+
+@lru_cache(maxsize=64)
+def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
+    """(pattern, where its subject is): 'before' the match or 'after' it (the 'by' of a passive)."""
+    return [
+        (re.compile(rf"\b{_MODAL}[\s,]+{_GAP}(?:{right})", re.IGNORECASE), "before"),
+        (
+            re.compile(
+                rf"\s+(?:gives?|giving|provides?|providing|delivers?|delivering|serves?|serving|sends?|sending)"
+                rf"\b[^.;]{{0,150}}?\bnotice\s+of\s+(?:its\s+)?(?:\w+\s+){{0,3}}?(?:{right})",
+                re.IGNORECASE,
+            ),
+            "before",
+        ),
+        (
+            re.compile(
+                rf"\b(?:(?:may|can|shall|will)\s+(?:only\s+)?be|(?:is|are)|until|unless)\s+(?:sooner\s+|earlier\s+)?"
+                rf"(?:{right})\w*\s+(?:[^.;]{{0,80}}?\s)?by\s+",
+                re.IGNORECASE,
+            ),
+            "after",
+        ),
+    ]
+
+
+def _mentions(
+    window: str, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
+) -> list[tuple[int, int, str]]:
+    out = [(m.start(), m.end(), BOTH) for m in _EITHER.finditer(window)]
+    sides: dict[tuple[int, int], set[str]] = {}
+    for side, rxs in (("us", us), ("them", them)):
+        for rx in rxs:
+            for m in rx.finditer(window):
+                if m.end() > m.start():
+                    sides.setdefault((m.start(), m.end()), set()).add(side)
+    # words that name both sides at once ("either Flotex or Chemco" is bound on each side) name both
+    out.extend((a, b, next(iter(s)) if len(s) == 1 else BOTH) for (a, b), s in sides.items())
+    return sorted(out)
+
+
+def _subject_before(
+    seg: str, at: int, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
+) -> tuple[int, str] | None:
+    lo = max(0, at - _SUBJECT_REACH)
+    window = seg[lo:at]
+    cut = max((m.end() for m in _BOUNDARY.finditer(window)), default=0)
+    window = window[cut:]
+    found = _mentions(window, us, them)
+    if not found:
+        return None
+    a, _, side = max(found, key=lambda t: (t[1], -t[0]))  # the mention nearest the verb
+    if side != BOTH:
+        before = window[:a]
+        if _JOINED.search(before):
+            joined = [t for t in found if t[1] <= a]
+            if not joined or joined[-1][2] != side or re.search(r"\beither\b", before, re.IGNORECASE):
+                side = BOTH
+    return lo + cut + a, side
+
+
+def _subject_after(
+    seg: str, at: int, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
+) -> tuple[int, str] | None:
+    window = seg[at : at + 120]
+    stop = re.compile(r"[.;:]\s").search(window)
+    window = window[: stop.start()] if stop else window
+    found = _mentions(window, us, them)
+    # the party right after the "by", or after a later "or by" ("by mutual agreement or by either party")
+    agents = [t for t in found if re.fullmatch(r"\s*(?:the\s+)?|.*\bby\s+(?:the\s+)?", window[: t[0]])]
+    if not agents:
+        return None
+    sides = {t[2] for t in agents}
+    a, b, side = agents[0]
+    if BOTH in sides or len(sides) > 1:
+        side = BOTH
+    else:
+        rest = window[b:]
+        joined = re.match(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", rest, re.IGNORECASE)
+        later = [t for t in found if joined and t[0] == b + joined.end()]
+        if later and later[0][2] != side:
+            side = BOTH
+    return at + a, side
+
+
+def find_holders(
+    seg: str,
+    base: int,
+    *,
+    right: Sequence[str],
+    us: Sequence[re.Pattern[str]],
+    them: Sequence[re.Pattern[str]],
+    unless: Sequence[re.Pattern[str]] = (),
+    others: list[HolderHit] | None = None,
+) -> list[HolderHit]:
+    """Each holder of the right in this passage. A right whose own words (its sentence or limb) match
+    `unless` (for breach, on insolvency …) is a right of another kind: skipped, and added to `others`."""
+    rx = "|".join(f"(?:{r})" for r in right)
+    out: list[HolderHit] = []
+    for pattern, where in _triggers(rx):
+        for m in pattern.finditer(seg):
+            subject = (
+                _subject_before(seg, m.start(), us, them)
+                if where == "before"
+                else _subject_after(seg, m.end(), us, them)
+            )
+            if subject is None:
+                continue
+            at, side = subject
+            start = min(at, m.start())
+            # the right's own words: its sentence or limb, conditions before the subject included
+            opened = max((b.end() for b in _BOUNDARY.finditer(seg, 0, start)), default=0)
+            stop = re.compile(r"[.;]\s|\n").search(seg, m.end())
+            own = seg[opened : stop.start() if stop else len(seg)]
+            why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+            if why is not None:
+                if others is not None:
+                    others.append(HolderHit(side=side, start=base + start, end=base + m.end(), other=why))
+                continue
+            out.append(HolderHit(side=side, start=base + start, end=base + max(m.end(), at + 1)))
+    return sorted(out, key=lambda h: h.start)
+
+
+def merge_holders(hits: Iterable[HolderHit]) -> tuple[str, HolderHit] | None:
+    """The holder over all hits: both when any hit says both or the two sides each hold it; the hit to
+    quote is the first that says so."""
+    hits = list(hits)
+    if not hits:
+        return None
+    sides = {h.side for h in hits}
+    if BOTH in sides or {"us", "them"} <= sides:
+        joint = [h for h in hits if h.side == BOTH]
+        return BOTH, (joint[0] if joint else hits[0])
+    return hits[0].side, hits[0]

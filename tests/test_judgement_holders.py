@@ -1,0 +1,127 @@
+"""Who holds a right is read from its grammar: the subject of "may terminate", the party after "may be
+terminated by", the party giving "notice of termination"; "either party", "either X or Y" and one side
+in one sentence with the other side in another hold it jointly. Synthetic texts written for these tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.library import document_from_text
+from playbooks.parties.holder import BOTH, find_holders, merge_holders
+from playbooks.parties.reading import read_parties
+
+US = (re.compile(r"(?:the\s+)?Company"),)
+THEM = (re.compile(r"(?:the\s+)?Consultant"),)
+TERMINATE = ("terminat\\w*",)
+NOT_FOR_CAUSE = (re.compile("breach"), re.compile(r"\bdefault"))
+
+
+def _side(text: str, *, unless: tuple[re.Pattern[str], ...] = ()) -> str | None:
+    hits = find_holders(text, 0, right=TERMINATE, us=US, them=THEM, unless=unless)
+    merged = merge_holders(hits)
+    return None if merged is None else merged[0]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "side"),
+    [
+        ("The Company may terminate this Agreement at any time on thirty (30) days' notice.", "us"),
+        ("Consultant may, at its option, terminate this Agreement on ninety (90) days' notice.", "them"),
+        ("Either party may terminate this Agreement without cause on 30 days' written notice.", BOTH),
+        (
+            "Without prejudice to the Company's right to summarily terminate, either you or the Company may "
+            "terminate by giving six months' notice.",
+            BOTH,
+        ),
+        ("The Company and the Consultant shall each have the right to terminate on 60 days' notice.", BOTH),
+        ("This Agreement may be terminated by the Consultant upon sixty (60) days' notice.", "them"),
+        (
+            "It shall continue until terminated by mutual agreement of the parties or by either party on not "
+            "less than 60 days' written notice.",
+            BOTH,
+        ),
+        (
+            "(vi) Upon the Consultant giving the Company at least sixty (60) days advance written notice of "
+            "termination of this Agreement.",
+            "them",
+        ),
+        (
+            "(c) ninety (90) days following the date the Company gives Consultant written notice of "
+            "termination for any or no reason.",
+            "us",
+        ),
+    ],
+)
+def test_the_holder_is_read_from_the_grammar_of_the_right(sentence: str, side: str) -> None:
+    assert _side(sentence) == side
+
+
+def test_a_right_for_breach_is_not_the_right_asked_about() -> None:
+    text = "If the Consultant is in breach, the Company may terminate this Agreement on notice."
+    assert _side(text, unless=NOT_FOR_CAUSE) is None
+    assert _side(text) == "us"
+
+
+def test_one_side_here_and_the_other_side_there_hold_it_jointly() -> None:
+    first = "(vi) Upon the Consultant giving the Company sixty (60) days notice of termination."
+    second = "(vi) Upon the Company giving the Consultant sixty (60) days notice of termination."
+    hits = [
+        *find_holders(first, 0, right=TERMINATE, us=US, them=THEM),
+        *find_holders(second, 1000, right=TERMINATE, us=US, them=THEM),
+    ]
+    merged = merge_holders(hits)
+    assert merged is not None and merged[0] == BOTH
+
+
+def test_a_passive_right_is_not_read_as_the_subject_before_it() -> None:
+    text = (
+        "Fees are payable to the Company, and this Agreement may be terminated by the Consultant at any time."
+    )
+    assert _side(text) == "them"
+
+
+CONSULTANCY = (
+    "\n\n".join(
+        [
+            "CONSULTING AGREEMENT",
+            'This Consulting Agreement is made between Acme Holdings Inc. ("Acme") and Jane Roe LLC '
+            '("Consultant"). Consultant shall provide consulting services to Acme, and Acme shall pay '
+            "Consultant the fees below.",
+            "1. Services. Consultant shall perform the services described in the Statement of Work.",
+            "2. Fees. Acme shall pay each invoice of Consultant within thirty (30) days of receipt.",
+            "3. Termination. This Agreement shall terminate upon the occurrence of any of the following: "
+            "(a) the date Acme gives Consultant written notice of termination for any or no reason; or "
+            "(b) Consultant may terminate this Agreement by giving ninety (90) days' written notice to Acme.",
+            "4. Governing Law. This Agreement is governed by the laws of the State of New York.",
+        ]
+    )
+    + "\n"
+)
+
+
+def _by_rule(text: str) -> dict[str, Any]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert result.roles is not None and result.roles.resolved
+    return {str(f.proposal.rule): f for f in result.findings}
+
+
+def test_termination_for_convenience_held_by_each_side_in_its_own_limb_is_mutual() -> None:
+    tfc = _by_rule(CONSULTANCY)["termination_for_convenience"]
+    extracted = tfc.proposal.details["extracted"]
+    assert extracted["holder"]["value"] == "either"
+    assert extracted["notice_days"]["value"] == 90
+    assert tfc.proposal.details["outcome"] == "fallback"
+
+
+def test_a_defined_term_that_starts_in_lower_case_is_a_party() -> None:
+    text = (
+        "This Agreement is entered into by and between Centrack International, a Florida corporation "
+        '("the Customer"), and i-on interactive, a Florida corporation ("i-on"). i-on will host the site '
+        "of the Customer, and the Customer shall pay i-on monthly."
+    )
+    assert [p.defined_as for p in read_parties(text)] == ["Customer", "i-on"]
