@@ -233,3 +233,18 @@ def test_a_version_changed_after_it_was_found_is_checked_again_when_the_review_i
         store.write_review(kind="verify", document=found.document, version_id=found.id, findings=[])
     with sqlite3.connect(tmp_path / "edit.db") as conn:
         assert conn.execute("SELECT count(*) FROM reviews").fetchone() == (2,)
+
+
+def test_the_fast_path_seals_the_chain_under_the_audit_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `CITATIONGATE_AUDIT_KEY` set, the entries `lite` writes are HMACs under it: the chain checks
+    with that key and breaks under another."""
+    monkeypatch.setenv("CITATIONGATE_AUDIT_KEY", "the right key")
+    args = ["verify", str(_proposals(tmp_path)), "--doc", str(_contract(tmp_path)), "--format", "json"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert Store.open()._lite is not None  # a SQLite file of this release: verify wrote through `lite`
+    assert runner.invoke(app, ["audit", "--check"]).exit_code == 0
+    monkeypatch.setenv("CITATIONGATE_AUDIT_KEY", "another key")
+    assert runner.invoke(app, ["audit", "--check"]).exit_code == 7
