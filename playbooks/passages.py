@@ -21,6 +21,9 @@ _ABBREV = {
     "st", "vs", "v", "etc", "cf", "para", "paras", "art", "arts", "jr", "sr", "n.a", "l.l.c", "l.p", "s.a",
     "b.v", "n.v", "u.k", "u.s.a", "approx", "incl", "dept", "est", "fig", "ref", "cl", "sch", "pty",
 }  # fmt: skip
+#: "Dec. 8, 2005": a month's abbreviation before a day's number ends no sentence
+_MONTH_ABBREV = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+_DAY_NEXT = re.compile(r"\s+\d{1,2}\b")
 _SENT_END = re.compile(r"[.!?][\"”’')\]]*(?=[ \t\r\n]+[\"“‘(\[]?[A-Z0-9])")
 _PARA = re.compile(r"\n[ \t\r]*\n")
 _LABEL_LINE = re.compile(
@@ -103,6 +106,8 @@ class Passages:
             if w:
                 word = w.group(1).lower()
                 if word in _ABBREV or (len(word) == 1 and word.isalpha() and text[m.start() - 1].isupper()):
+                    continue
+                if word in _MONTH_ABBREV and _DAY_NEXT.match(text, m.end()):
                     continue
             # "10." at the start of a line is a clause label, not a sentence end
             line_start = text.rfind("\n", 0, m.start()) + 1
