@@ -36,13 +36,16 @@ _ORD_ALT = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 _SUFFIX = r"(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)"
 _DAY = rf"(?P<d>[0-3]?\d)(?:\s?{_SUFFIX}(?![a-z]))?"
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
+# a date filled in by hand sits against the blank it was written on ("_Dec. 8, 2005", "as of1 August
+# 2019"): a letter may not run into the date, an underscore may
+_NOT_LETTER = r"(?<![A-Za-z0-9])"
 _WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?"
 _DATE_RES = (
     # January 1, 2020 / Jan. 1st 2020
-    re.compile(rf"\b(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"{_NOT_LETTER}(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
     # 1 January 2020 / 1st day of January, 2020
     re.compile(
-        rf"\b{_DAY}\s+(?:day\s+of\s+{_WEEKDAY})?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
+        rf"(?<![\d/.,-]){_DAY}\s+(?:day\s+of\s+{_WEEKDAY})?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",
         re.IGNORECASE,
     ),
     # the first day of July, 2017 / the twenty-first (21st) day of May 2019

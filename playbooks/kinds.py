@@ -11,7 +11,10 @@ of that kind are read:
   interest-year convention; "annually", "from year to year", "month-to-month", "half a year" and "the
   third anniversary of" count when no period is written as a number.
 - `term`: a period that is not a renewal's length ("renewed for successive one (1) year terms" is not the
-  initial term).
+  initial term), nor a renewal's cadence ("from year to year"), nor how long representations or other
+  obligations survive ("the warranties shall terminate one year from the Closing Date").
+- a look-back ("any person employed by Supplier within six (6) months prior to the hiring") is the window a
+  covenant looks back over, never the period the covenant lasts: no `period`, `term` or `deadline`.
 - `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
   interest-year convention; "due upon receipt" is a deadline of none.
 - dates, `end`: a date a term runs to — never the date it runs from ("from February 1, 2019 through
@@ -53,6 +56,26 @@ _INTEREST_YEAR = re.compile(
 )
 _YEAR_OF = re.compile(r"\byear\s+(?:consisting\s+)?of\s+$|\bbasis\s+of\s+(?:a\s+)?$", re.IGNORECASE)
 
+#: "within six (6) months prior to", "during the twelve (12) months preceding", "in the past two years":
+#: a window looked back over, not a period running forward
+_LOOKBACK_BEFORE = re.compile(
+    r"\b(?:within|during|in|over)\s+(?:the\s+)?(?:(?:last|past|preceding|prior|previous|immediately\s+preceding)\s+)$",
+    re.IGNORECASE,
+)
+_LOOKBACK_AFTER = re.compile(
+    r"\s*\)?\s*(?:immediately\s+)?(?:prior(?!\s+(?:written\s+)?notice)|preceding|before|previously|earlier)\b",
+    re.IGNORECASE,
+)
+_LOOKBACK_OPEN = re.compile(
+    r"\b(?:within|during|in|at\s+any\s+time\s+(?:during|in|within))\s+(?:the\s+)?$", re.IGNORECASE
+)
+#: a sentence on how long representations, warranties or other obligations survive: not the term
+_SURVIVAL = re.compile(
+    r"\bsurviv\w*|\brepresentations?\s+(?:and|&)\s+warrant\w*|\bwarranties\s+(?:\w+\s+){0,4}(?:shall|will)\s+(?:terminate|expire)",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"[.;]\s+(?=[A-Z(\d])")
+
 _MONTHS_PER = {"year": 12, "month": 1, "half a year": 6, "quarter": 3}
 _ADVERBIAL = re.compile(
     r"\b(?:(?P<y>annual(?:ly)?|yearly|(?:each|every)\s+(?:calendar\s+)?year|(?:from\s+)?year[- ]to[- ]year)"
@@ -92,7 +115,8 @@ _END_BEFORE = re.compile(
 
 
 def duration_kind(text: str, start: int, end: int) -> str | None:
-    """'notice' or 'interest_year' for the duration at `text[start:end]`, by its neighbouring words;
+    """'notice', 'interest_year' or 'lookback' for the duration at `text[start:end]`, by its neighbouring
+    words;
     None when it is neither."""
     after = text[end : end + 90]
     before = text[max(0, start - 60) : start]
@@ -100,11 +124,14 @@ def duration_kind(text: str, start: int, end: int) -> str | None:
         return "interest_year"
     if _NOTICE_AFTER.match(after) or _NOTICE_BEFORE.search(before):
         return "notice"
+    if _LOOKBACK_BEFORE.search(before) or (_LOOKBACK_OPEN.search(before) and _LOOKBACK_AFTER.match(after)):
+        return "lookback"
     return None
 
 
-def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str) -> list[Hit]:
-    """Periods not written as a number: "annually", "year-to-year", "the third anniversary"."""
+def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str, *, cadence: bool = True) -> list[Hit]:
+    """Periods not written as a number: "annually", "year-to-year" (a cadence: not when `cadence` is False),
+    "the third anniversary"."""
     out: list[Hit] = []
     factor = _FROM_UNIT.get(unit)
     if factor is None:
@@ -123,7 +150,7 @@ def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str) -> list[Hit]:
             years = words_to_number(m["w"]) if not m["w"].isdigit() else int(m["w"])
         if years:
             out.append(Hit(value=_round(years * 12 * factor), start=base + m.start(), end=base + m.end()))
-    if hits or out:
+    if hits or out or not cadence:
         return out
     for m in _ADVERBIAL.finditer(seg):
         months = 12 if m["y"] else 1 if m["m"] else 6 if m["h"] else 3
@@ -147,16 +174,27 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
     kept = [h for h in hits if k(h) is None]
     if kind == "term":
         kept = [
-            h for h in kept if not _RENEWAL_BEFORE.search(seg[max(0, h.start - base - 50) : h.start - base])
+            h
+            for h in kept
+            if not _RENEWAL_BEFORE.search(seg[max(0, h.start - base - 50) : h.start - base])
+            and not _SURVIVAL.search(_sentence(seg, h.start - base, h.end - base))
         ]
     if kind in ("period", "term"):
-        kept = sorted(
-            [*kept, *(w for w in _in_words(kept, seg, base, unit) if not _overlaps(w, kept))],
-            key=lambda h: h.start,
-        )
+        # "from year to year" is how a term renews, not how long the initial term lasts
+        words = _in_words(kept, seg, base, unit, cadence=kind == "period")
+        if kind == "term":
+            words = [w for w in words if not _SURVIVAL.search(_sentence(seg, w.start - base, w.end - base))]
+        kept = sorted([*kept, *(w for w in words if not _overlaps(w, kept))], key=lambda h: h.start)
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
     return kept
+
+
+def _sentence(seg: str, start: int, end: int) -> str:
+    """The sentence of `seg` around `[start, end)`."""
+    a = max((m.end() for m in _SENTENCE_BREAK.finditer(seg, 0, start)), default=0)
+    m = _SENTENCE_BREAK.search(seg, end)
+    return seg[a : m.start() if m else len(seg)]
 
 
 def _overlaps(h: Hit, others: Sequence[Hit]) -> bool:

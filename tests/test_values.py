@@ -276,3 +276,124 @@ def test_the_initial_term_is_the_months_between_the_quoted_start_and_end_dates()
     )
     result = review(document_from_text(text), load_playbook("msa-customer"))
     assert read_facts(result)["initial_term_months"] == 18
+
+
+# ---------------------------------------------------------------------------------------------- audit classes
+# Each class below was found by an independent auditor reading real reviews; the snippets are written here.
+
+SERVICES = (
+    'SERVICES AGREEMENT\n\nThis Agreement is made on May 2, 2016 between Kestrel Parts Inc. ("Supplier") '
+    'and Lumen Goods LLC ("Customer").\n\n'
+)
+
+
+def _finding(text: str, rule: str) -> tuple[str, dict[str, object]]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == rule)
+    values = {k: v["value"] for k, v in (f.proposal.details.get("extracted") or {}).items()}
+    return str(f.proposal.details.get("outcome")), values
+
+
+def test_a_look_back_window_is_not_how_long_a_covenant_lasts() -> None:
+    assert (
+        _of_kind("hire any person employed by Supplier within six (6) months prior to the hiring", "period")
+        == []
+    )
+    assert (
+        _of_kind("anyone who was an employee during the preceding nine (9) months", "period", "months") == []
+    )
+    text = SERVICES + (
+        "9. Non-Solicitation. For a period of twelve (12) months immediately following the termination of "
+        "this "
+        "Agreement, Customer shall not (a) solicit any employee of Supplier, or (b) hire any person employed "
+        "by Supplier within six (6) months prior to such hiring.\n"
+    )
+    assert _finding(text, "non_solicitation")[1]["period_months"] == 12
+
+
+def test_a_period_named_by_a_defined_term_is_read_from_its_definition() -> None:
+    text = SERVICES + (
+        '1. Definitions. "Restricted Period" shall mean the period of eighteen (18) months from the '
+        "Termination Date.\n\n"
+        "9. Non-Solicitation. Customer will not during the Restricted Period:\n\n"
+        "(a) solicit or entice away any employee of Supplier with whom it dealt in the twelve (12) months "
+        "prior to the Termination Date;\n\n(b) disparage Supplier.\n"
+    )
+    assert _finding(text, "non_solicitation")[1]["period_months"] == 18
+
+
+def test_how_long_warranties_survive_is_not_the_term() -> None:
+    survival = (
+        "The representations and warranties of the parties shall terminate one year from the Closing Date."
+    )
+    assert _of_kind(survival, "term", "months") == []
+    assert _of_kind("The term of this Agreement is three (3) years. " + survival, "term", "months") == [36]
+
+
+def test_a_year_to_year_continuation_is_not_the_initial_term() -> None:
+    cadence = "This Agreement shall continue in effect from year to year until terminated by either party."
+    assert _of_kind(cadence, "term", "months") == []
+    assert _of_kind(cadence, "period", "months") == [12]  # it is how the agreement renews
+    text = SERVICES + (
+        "3. Term. This Agreement shall continue in effect from year to year until terminated by either party "
+        "on "
+        "not less than sixty (60) days' written notice.\n"
+    )
+    _, values = _finding(text, "expiration_date")
+    assert values.get("until_terminated") is True and "term_months" not in values
+
+
+def test_part_of_the_price_payable_on_order_is_not_a_clean_payment_term() -> None:
+    text = SERVICES + (
+        "6. Payment. Terms of payment will be 1/3 upon placement of order and 2/3 balance net thirty (30) "
+        "days. "
+        "Customer may withhold any amount disputed in good faith.\n"
+    )
+    outcome, values = _finding(text, "payment")
+    assert values["payment_days"] == 30 and values["upfront"] is True
+    assert outcome != "standard"
+    clean = text.replace("1/3 upon placement of order and 2/3 balance ", "")
+    outcome, values = _finding(clean, "payment")
+    assert (outcome, values["payment_days"], values["upfront"]) == ("standard", 30, False)
+
+
+def test_a_date_written_into_a_blank_is_read_whole() -> None:
+    assert _dates("shall be effective as of _Dec. 8, 2005 (hereinafter") == [("2005-12-08", "Dec. 8, 2005")]
+    assert _dates("is made and effective as of1 August 2019, by") == [("2019-08-01", "1 August 2019")]
+    text = (
+        'This Agreement shall be effective as of _Dec. 8, 2005 (hereinafter "Effective Date") between '
+        'Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC ("Customer").\n\n1. Services. Supplier shall '
+        "provide the "
+        "services.\n"
+    )
+    _, values = _finding(text, "effective_date")
+    assert values["date"] == values["defined_date"] == "2005-12-08"
+
+
+def test_confidentiality_that_lasts_while_the_information_is_not_public_has_no_end_date() -> None:
+    text = SERVICES + (
+        "8. Confidentiality. Customer shall hold the Confidential Information of Supplier in strict "
+        "confidence. This obligation will endure so long as the Confidential Information does not become "
+        "part of the public domain. Customer shall return all Confidential Information on termination.\n"
+    )
+    assert _finding(text, "confidentiality")[1]["indefinite"] is True
+
+
+def test_a_right_to_terminate_after_a_prolonged_force_majeure_in_its_own_paragraph() -> None:
+    text = SERVICES + (
+        "14. Force Majeure. Neither party shall be liable for any failure to perform caused by events beyond "
+        "its reasonable control, including fire, flood or war.\n\n"
+        "If the event of force majeure continues for longer than sixty (60) days, the party not so affected "
+        "shall have the right to terminate this Agreement by written notice.\n\n"
+        "15. Termination for breach. Either party may terminate this Agreement if the other party's breach "
+        "continues for ninety (90) days after notice.\n"
+    )
+    _, values = _finding(text, "force_majeure")
+    assert values["termination_right"] is True and values["terminate_after_days"] == 60
+    # a breach clause elsewhere is not read as the force majeure's termination right
+    alone = (
+        text.split("If the event")[0]
+        + "15. Termination for breach."
+        + text.split("15. Termination for breach.")[1]
+    )
+    assert "terminate_after_days" not in _finding(alone, "force_majeure")[1]

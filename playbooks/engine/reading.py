@@ -55,6 +55,7 @@ def _extract_in(
     spec = f.spec
     hit: Hit | None = None
     at = -1
+    scope: tuple[int, int] | None = None  # where a value given by a defined term was read: its definition
     if spec.type == "set":
         found: dict[str, Hit] = {}
         scope_start, scope_end = -1, -1
@@ -84,9 +85,15 @@ def _extract_in(
         if spec.type == "money":
             hs = find_money(seg, p.start)
         elif spec.type == "duration":
-            hs = find_durations(seg, p.start, unit=spec.unit or "days")
-            if spec.kind:
-                hs = durations_of_kind(hs, seg, p.start, spec.kind, spec.unit or "days")
+            hs = _durations(seg, p.start, spec.kind, spec.unit or "days")
+            lead = _lead_in(ctx, i) if not hs else None
+            if not hs and lead is not None:  # "You shall not, for one year after termination: … (d) solicit"
+                q = items[lead]
+                hs = _durations(text[q.start : q.end], q.start, spec.kind, spec.unit or "days")
+                scope = (q.start, q.end) if hs else None
+            if not hs:  # "during the Restricted Period": the period its definition states
+                lead_text = text[items[lead].start : items[lead].end] if lead is not None else ""
+                hs, scope = _defined_durations(ctx, seg + " " + lead_text, spec.kind, spec.unit or "days")
         elif spec.type == "percent":
             hs = find_percents(seg, p.start)
         elif spec.type == "jurisdiction":
@@ -115,7 +122,52 @@ def _extract_in(
             return _default(ctx, idx[0] if idx else region.anchor, spec.default)
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
-    return _Value(ev, (items[at].start, items[at].end), hit.conflict, False)
+    return _Value(ev, scope or (items[at].start, items[at].end), hit.conflict, False)
+
+
+def _lead_in(ctx: _Context, i: int) -> int | None:
+    """The passage ending in ":" that the list item `i` hangs from, if it is one."""
+    items = ctx.passages.items
+    for j in range(i - 1, max(i - 13, -1), -1):
+        q = items[j]
+        if ctx.text[q.start : q.end].rstrip().endswith(":"):
+            return j if ctx.passages.with_list(j)[1] >= items[i].end else None
+    return None
+
+
+def _durations(seg: str, base: int, kind: str | None, unit: str) -> list[Hit]:
+    hs = find_durations(seg, base, unit=unit)
+    return durations_of_kind(hs, seg, base, kind, unit) if kind else hs
+
+
+#: a period named by a defined term: "during the Restricted Period", "throughout the Non-Compete Term"
+_DEFINED_PERIOD = re.compile(r"\b(?:the|such)\s+((?:[A-Z][\w-]*\s+){1,3}(?:Period|Term))\b")
+
+
+def _defined_durations(
+    ctx: _Context, seg: str, kind: str | None, unit: str
+) -> tuple[list[Hit], tuple[int, int] | None]:
+    """The durations a sentence gives by a defined term, read from the term's definition ('"Restricted
+    Period" shall mean the period of twelve (12) months from the Termination Date', or '… for twelve (12)
+    months (the "Restricted Period")'), with the definition as their scope."""
+    items = ctx.passages.items
+    for m in _DEFINED_PERIOD.finditer(seg):
+        name = r"\s+".join(re.escape(w) for w in m.group(1).split())
+        means = re.search(
+            rf"[\"“]{name}[\"”]\s*(?:shall\s+mean|means|is\s+defined\s+as|refers\s+to)\b", ctx.text
+        )
+        if means:
+            p = items[ctx.passages.index_at(means.start())]
+            hs = _durations(ctx.text[means.end() : p.end], means.end(), kind, unit)
+            if hs:
+                return hs[:1], (p.start, p.end)
+        named = re.search(rf"\(\s*(?:the\s+|such\s+period,?\s+the\s+)?[\"“]{name}[\"”]\s*\)", ctx.text)
+        if named:
+            p = items[ctx.passages.index_at(named.start())]
+            hs = _durations(ctx.text[p.start : named.start()], p.start, kind, unit)
+            if hs:
+                return hs[-1:], (p.start, p.end)
+    return [], None
 
 
 def _read_holder(
