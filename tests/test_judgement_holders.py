@@ -125,3 +125,32 @@ def test_a_defined_term_that_starts_in_lower_case_is_a_party() -> None:
         "of the Customer, and the Customer shall pay i-on monthly."
     )
     assert [p.defined_as for p in read_parties(text)] == ["Customer", "i-on"]
+
+
+LONG_CAP = (
+    "\n\n".join(
+        [
+            "MASTER SERVICES AGREEMENT",
+            'This Agreement is made between Buyco Inc. ("Buyco") and Servco LLC ("Servco"). Servco shall '
+            "provide the services to Buyco, and Buyco shall pay Servco the fees.",
+            "9. LIMITATION OF LIABILITY. (a) IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY SPECIAL, "
+            "INDIRECT, INCIDENTAL OR CONSEQUENTIAL DAMAGES ARISING OUT OF THIS AGREEMENT, "
+            + "WHETHER IN CONTRACT, TORT OR OTHERWISE, AND WHETHER OR NOT ADVISED OF THE POSSIBILITY, " * 6
+            + "(b) IN NO EVENT SHALL SERVCO'S AGGREGATE LIABILITY UNDER THIS AGREEMENT EXCEED THE FEES PAID "
+            "BY BUYCO IN THE TWELVE (12) MONTHS PRECEDING THE CLAIM.",
+            "10. Governing Law. This Agreement is governed by the laws of the State of New York.",
+        ]
+    )
+    + "\n"
+)
+
+
+def test_a_cap_stated_far_into_a_long_clause_is_read_and_quoted() -> None:
+    """'In no event shall X's liability exceed …' is a cap; a value read from a passage too long to quote
+    whole gets a quote window of its own, so it is shown with its words rather than dropped."""
+    cap = _by_rule(LONG_CAP)["limitation_of_liability"]
+    extracted = cap.proposal.details["extracted"]
+    assert extracted["cap_months"]["value"] == 12
+    assert extracted["consequential_excluded"]["value"] is True
+    quoted = " ".join(q.text for q in cap.verified_quotes)
+    assert "TWELVE (12) MONTHS" in quoted and "CONSEQUENTIAL DAMAGES" in quoted

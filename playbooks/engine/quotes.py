@@ -81,7 +81,19 @@ def _quotes(
     ranges: list[tuple[int, int, tuple[int, int] | None]] = []
     wanted = [(_past_heading(ctx, s, e), focus) for (s, e), focus in wanted]
     for (s, e), focus in wanted:
-        if any(rs <= s and e <= re_ for rs, re_, _ in ranges):
+        covering = [r for r in ranges if r[0] <= s and e <= r[1]]
+        if covering:
+            # a passage too long to quote whole is quoted in windows: a value read from it outside the
+            # window already taken gets a window of its own (or takes over a window that has no value)
+            r = covering[0]
+            if focus is None or r[1] - r[0] <= MAX_QUOTE or any(_close(c[2], focus) for c in covering):
+                continue
+            if r[2] is None:
+                ranges[ranges.index(r)] = (r[0], r[1], focus)
+                continue
+            if len(ranges) >= MAX_QUOTES:
+                break
+            ranges.append((s, e, focus))
             continue
         if len(ranges) >= MAX_QUOTES:
             break
@@ -97,6 +109,11 @@ def _quotes(
         if q is not None:
             out.append(q)
     return tuple(out)
+
+
+def _close(a: tuple[int, int] | None, b: tuple[int, int]) -> bool:
+    """Whether value span `b` falls inside the window a quote centred on span `a` keeps."""
+    return a is not None and min(a[0], b[0]) + MAX_QUOTE // 2 > max(a[1], b[1])
 
 
 def _past_heading(ctx: _Context, start: int, end: int) -> tuple[int, int]:
