@@ -28,7 +28,8 @@ _DEFINED = re.compile(
 # a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
 _THING = re.compile(
     r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
-    r"materials|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system)$",
+    r"materials|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
+    r"transactions?|assets|representatives|nda|purpose)$",
     re.IGNORECASE,
 )
 # defined terms in a preamble that are not parties
@@ -146,6 +147,17 @@ def read_parties(text: str) -> list[Party]:
     return found
 
 
+# a term defined inside another term's definition ('“Agency Affiliate” means … the Agency's parent (“Owner”)',
+# 'information belonging to one party (the “Disclosing Party”)') names a role or a non-party, not a party
+_DEFINING = re.compile(r"\b(?:means|shall\s+mean|is\s+defined\s+as|refers?\s+to)\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:[.;:]\s|\n)")
+
+
+def _inside_a_definition(text: str, lo: int, at: int) -> bool:
+    starts = [m.end() for m in _SENTENCE_START.finditer(text, lo, at)]
+    return _DEFINING.search(text, starts[-1] if starts else lo, at) is not None
+
+
 def _in_window(text: str, lo: int, hi: int) -> list[Party]:
     found: list[Party] = []
     seen: set[str] = set()
@@ -153,6 +165,8 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
         group = "term" if m.group("term") else "bare"
         term = m.group(group).strip(" .")
         if len(term) < 2 or term.lower() in _NOT_PARTIES or _THING.search(term):
+            continue
+        if _inside_a_definition(text, lo, m.start()):
             continue
         if term.lower() in seen:
             continue

@@ -127,6 +127,60 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
     return buyer, seller, why
 
 
+_RECEIVING_WORDS = ("recipient", "receiving", "receiver", "recipients")
+_DISCLOSING_WORDS = ("discloser", "disclosing", "disclosers", "providing", "furnishing")
+
+
+def _role_term(term: str) -> bool:
+    low = term.lower()
+    return any(re.search(rf"\b{w}\b", low) for w in (*_RECEIVING_WORDS, *_DISCLOSING_WORDS))
+
+
+def _nda_evidence(text: str, term: str) -> tuple[int, int, list[str]]:
+    """(receiving score, disclosing score, the phrases that earned them) for one party of an NDA: what it is
+    called and whether the contract discloses to it or protects its information (not who pays or provides:
+    a vendor often receives its customer's information)."""
+    t = r"(?<![A-Za-z])(?:the\s+)?" + re.escape(term) + r"(?![a-z])"
+    own = re.escape(term) + r"(?:'s|’s)"
+    receiving = disclosing = 0
+    why: list[str] = []
+    low = term.lower()
+    if any(re.search(rf"\b{w}\b", low) for w in _RECEIVING_WORDS):
+        receiving += 3
+        why.append(f"its defined term “{term}”")
+    if any(re.search(rf"\b{w}\b", low) for w in _DISCLOSING_WORDS):
+        disclosing += 3
+        why.append(f"its defined term “{term}”")
+    cues = (
+        (
+            "receiving",
+            r"\b(?:disclos|furnish|provid|made\s+available|deliver)\w*\s+(?:\w+\s+){0,4}?to\s+" + t,
+        ),
+        (
+            "receiving",
+            t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:not\s+disclose|keep|hold|protect|"
+            r"maintain|treat|return|destroy|use\s+(?:the|such|any)\s+(?:\w+\s+)?(?:information|material))",
+        ),
+        ("disclosing", own + r"\s+(?:\w+\s+)?(?:con\S{1,2}dential|proprietary)\s+(?:information|material)"),
+        ("disclosing", r"\b(?:disclosed|furnished|provided|supplied)\s+(?:\w+\s+){0,2}?by\s+" + t),
+        ("disclosing", r"\b(?:received|obtained)\s+(?:\w+\s+){0,2}?from\s+" + t),
+    )
+    flags = re.IGNORECASE if not term.isupper() else 0
+    for side, rx in cues:
+        hits = re.findall(rx, text, flags=flags)
+        if not hits:
+            continue
+        n = min(len(hits), 5)
+        if side == "receiving":
+            receiving += n
+        else:
+            disclosing += n
+        m = re.search(rx, text, flags=flags)
+        if m:
+            why.append("“" + " ".join(m.group(0).split())[:70] + "”")
+    return receiving, disclosing, why
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoleBinding:
     """Which parties are *us* and which are *them*, how that was decided, and whether it holds."""
@@ -190,6 +244,20 @@ def resolve_roles(
             basis=f"named by the user (--we {we!r}): “{ours[0].defined_as}” is us",
         )
     side = _SIDE_OF_ROLE.get(our_role)
+    if our_role in ("recipient", "discloser") and len(parties) >= 2 and (cue := _mutual(text)):
+        # in a mutual NDA each party discloses and receives: whichever we are, we hold the reviewed role
+        # "Receiving Party" / "Disclosing Party" name the roles each party takes in turn, not parties
+        named_parties = [p for p in parties if not _role_term(p.defined_as)]
+        both = tuple(named_parties) if len(named_parties) >= 2 else tuple(parties)
+        named = " and ".join(f"“{p.defined_as}”" for p in both)
+        return RoleBinding(
+            us=both,
+            them=both,
+            our_role=our_role,
+            via="contract",
+            basis=f"a mutual agreement (“{cue}”): each of {named} discloses and receives, so whichever is us "
+            f"is the {our_role}",
+        )
     if len(parties) < 2 or side is None:
         what = (
             "fewer than two parties were found in the preamble"
@@ -199,7 +267,8 @@ def resolve_roles(
         return RoleBinding(us=(), them=(), our_role=our_role, via="unresolved", basis=what)
     scored = []
     for p in parties:
-        b, s, why = _evidence(text, p.defined_as)
+        nda = our_role in ("recipient", "discloser")
+        b, s, why = _nda_evidence(text, p.defined_as) if nda else _evidence(text, p.defined_as)
         lean = b - s if side == "buyer" else s - b
         scored.append((lean, p, why))
     scored.sort(key=lambda x: -x[0])
@@ -222,6 +291,38 @@ def resolve_roles(
         via="unresolved",
         basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)",
     )
+
+
+# an NDA under which each party discloses and receives
+_MUTUAL = (
+    re.compile(
+        r"\b(?:mutual|reciprocal|two-way|bilateral)\s+(?:non-?disclosure|confidentiality|nda|secrecy)\b", re.I
+    ),
+    re.compile(
+        r"\b(?:each|either)\s+(?:party|of\s+the\s+parties)\b[^.;]{0,40}?\b(?:receiving|that\s+receives|who\s+receives"
+        r"|which\s+receives|as\s+(?:a\s+)?(?:recipient|receiving\s+party))\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:one|either)\s+party\b[^.;]{0,80}?\b(?:disclos\w*|reveal\w*|furnish\w*|made\s+available|provid\w*|"
+        r"transmit\w*)\b[^.;]{0,40}?\bto\s+the\s+other\s+party\b",
+        re.I,
+    ),
+    re.compile(
+        r"\bthe\s+party\s+(?:receiving|that\s+receives|which\s+receives)\b[^.;]{0,60}\b(?:from\s+)?the\s+other\b",
+        re.I,
+    ),
+)
+
+
+def _mutual(text: str) -> str | None:
+    """The words that make an NDA mutual (in its title or opening pages), or None."""
+    head = text[:6000]
+    for rx in _MUTUAL:
+        m = rx.search(head)
+        if m:
+            return " ".join(m.group(0).split())[:70]
+    return None
 
 
 def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = "customer") -> str:
