@@ -32,18 +32,21 @@ def load_document(path: str | Path, *, view: str = "accepted") -> Document:
         raise MissingFileError(f"{path}: no such file")
     if not path.is_file():
         raise MissingFileError(f"{path}: not a file")
-    suffix = path.suffix.lower()
-    if suffix not in SUPPORTED:
-        shown = f"'{suffix}'" if suffix else "no extension"
-        raise UnsupportedFileError(
-            f"{path.name}: unsupported file type {shown} (expected .pdf, .docx, .txt or .md)"
-        )
-    size = path.stat().st_size
-    if size == 0:
-        raise CorruptFileError(f"{path.name}: the file is empty (expected a {suffix[1:].upper()} contract)")
-    if size > MAX_FILE_BYTES:
-        raise CorruptFileError(f"{path.name}: {size} bytes is larger than the {MAX_FILE_BYTES} byte limit")
-    data = path.read_bytes()
+    _check_type(path.name)
+    size = path.stat().st_size  # before reading: a file past the limit is never read into memory
+    check_size(path.name, size)
+    return load_bytes(path.name, path.read_bytes(), view=view)
+
+
+def load_bytes(name: str, data: bytes, *, view: str = "accepted") -> Document:
+    """Read the bytes of a file called `name` into a Document, as `load_document` reads the file (the
+    readers see only the name and the bytes): for bytes already in memory — a zip member, a file a
+    batch worker has just read and hashed — with no copy on disk."""
+    if view not in VIEWS:
+        raise UnsupportedFileError(f"{name}: unknown view '{view}' (expected accepted or original)")
+    suffix = _check_type(name)
+    check_size(name, len(data))
+    path = Path(name)
     if suffix == ".docx":
         from ingest.word import load_docx
 
@@ -57,3 +60,22 @@ def load_document(path: str | Path, *, view: str = "accepted") -> Document:
 
         document = load_text(path, data)
     return replace(document, metadata={**document.metadata, "reader": READER_VERSION})
+
+
+def _check_type(name: str) -> str:
+    suffix = Path(name).suffix.lower()
+    if suffix not in SUPPORTED:
+        shown = f"'{suffix}'" if suffix else "no extension"
+        raise UnsupportedFileError(
+            f"{name}: unsupported file type {shown} (expected .pdf, .docx, .txt or .md)"
+        )
+    return suffix
+
+
+def check_size(name: str, size: int) -> None:
+    """Refuse an empty file, or one past `MAX_FILE_BYTES`, before it is read."""
+    suffix = Path(name).suffix.lower()
+    if size == 0:
+        raise CorruptFileError(f"{name}: the file is empty (expected a {suffix[1:].upper()} contract)")
+    if size > MAX_FILE_BYTES:
+        raise CorruptFileError(f"{name}: {size} bytes is larger than the {MAX_FILE_BYTES} byte limit")
