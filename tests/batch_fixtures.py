@@ -141,22 +141,39 @@ def snapshot(url: str) -> dict[str, Any]:
 
 
 class KillOnce(WorkerPlugin):
-    """In the worker, SIGKILL the process in the middle of reviewing `victim` — once (a marker file)."""
+    """In the worker, SIGKILL the process in the middle of `victim` — once (a marker file): after its review
+    and before its write (`during="review"`), or while the reader is reading its bytes (`during="read"`)."""
 
-    def __init__(self, victim: str, marker: str) -> None:
-        self.victim, self.marker = victim, marker
+    def __init__(self, victim: str, marker: str, *, during: str = "review") -> None:
+        self.victim, self.marker, self.during = victim, marker, during
 
     def setup(self, worker: Any) -> None:
+        victim, marker = self.victim, self.marker
+
+        def kill() -> None:
+            Path(marker).write_text("killed", encoding="utf-8")
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        if self.during == "read":
+            import ingest.plain
+
+            real_read = ingest.plain.load_text
+
+            def load_text(path: Path, data: bytes) -> Any:
+                if path.name == victim and not Path(marker).exists():
+                    kill()  # the bytes read, the document not yet made of them
+                return real_read(path, data)
+
+            ingest.plain.load_text = load_text
+            return
         from citationgate.batch import worker as batch_worker
 
         real = batch_worker.review
-        victim, marker = self.victim, self.marker
 
         def review(document: Any, playbook: Any, **kw: Any) -> Any:
             result = real(document, playbook, **kw)
             if document.name == victim and not Path(marker).exists():
-                Path(marker).write_text("killed", encoding="utf-8")
-                os.kill(os.getpid(), signal.SIGKILL)  # reviewed, not yet written: mid-document
+                kill()  # reviewed, not yet written: mid-document
             return result
 
         batch_worker.review = review

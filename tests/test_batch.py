@@ -12,9 +12,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import cloudpickle
@@ -108,13 +109,9 @@ def test_a_rerun_skips_what_is_done_and_a_manifest_carries_metadata(tmp_path: Pa
     assert len(Store(url).list_reviews()) == 3
 
 
-def test_a_worker_killed_mid_document_ends_as_a_clean_run(
-    tmp_path: Path, client: Client, new_db: Callable[[str], str]
-) -> None:
-    room = plain_room(tmp_path / "room", 6)
-    clean = new_db("clean")
-    run_batch([room], db=clean, client=client, chunk=3)
-    marker = tmp_path / "killed"
+@contextmanager
+def _one_worker() -> Iterator[Client]:
+    """A client of a fresh local cluster of one worker process (killed and restarted by the tests)."""
     with (
         LocalCluster(
             n_workers=1,
@@ -126,6 +123,17 @@ def test_a_worker_killed_mid_document_ends_as_a_clean_run(
         ) as cluster,
         Client(cluster) as c,
     ):
+        yield c
+
+
+def test_a_worker_killed_mid_document_ends_as_a_clean_run(
+    tmp_path: Path, client: Client, new_db: Callable[[str], str]
+) -> None:
+    room = plain_room(tmp_path / "room", 6)
+    clean = new_db("clean")
+    run_batch([room], db=clean, client=client, chunk=3)
+    marker = tmp_path / "killed"
+    with _one_worker() as c:
         c.register_plugin(KillOnce("msa_01.txt", str(marker)))
         crashed = new_db("crashed")
         summary = run_batch([room], db=crashed, client=c, chunk=3)
@@ -133,6 +141,36 @@ def test_a_worker_killed_mid_document_ends_as_a_clean_run(
     assert summary["done"] == 6 and summary["failed"] == 0
     assert snapshot(crashed) == snapshot(clean)
     assert snapshot(crashed)["audit_intact"] and set(snapshot(crashed)["reviews_per_document"]) == {1}
+
+
+def test_a_worker_killed_while_reading_a_document_leaves_no_copy_of_it_on_disk(
+    tmp_path: Path, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker reads each document from the bytes it has just hashed, never from a copy of its own: a
+    worker SIGKILLed mid-read leaves nothing of the document in its temporary folder (it once left the
+    copy it read from there), and the run still ends as a clean one."""
+    room = plain_room(tmp_path / "room", 4)
+    clean = _url(tmp_path, "clean.db")
+    run_batch([room], db=clean, client=client)
+    worker_tmp = tmp_path / "worker-tmp"
+    worker_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(worker_tmp))  # the worker processes' tempfile.gettempdir()
+    marker = tmp_path / "killed"
+    with _one_worker() as c:
+        assert set(c.run(tempfile.gettempdir).values()) == {str(worker_tmp)}
+        c.register_plugin(KillOnce("msa_01.txt", str(marker), during="read"))
+        crashed = _url(tmp_path, "crashed.db")
+        summary = run_batch([room], db=crashed, client=c, chunk=2)
+    assert marker.is_file(), "the worker was never killed"
+    assert summary["done"] == 4 and summary["failed"] == 0
+    victim = (room / "msa_01.txt").read_bytes()
+    left = [
+        p
+        for p in worker_tmp.rglob("*")
+        if p.is_file() and (p.name == "msa_01.txt" or p.read_bytes() == victim)
+    ]
+    assert left == []
+    assert snapshot(crashed) == snapshot(clean)
 
 
 def test_the_driver_sigkilled_mid_run_then_resumed_ends_as_a_clean_run(

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from citationgate.batch.sources import read_bytes
 from ingest import load_document
 from ingest.errors import CorruptFileError, UnsupportedFileError
 from ingest.load import load_bytes
@@ -42,3 +43,14 @@ def test_bytes_are_refused_as_the_file_is(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr("ingest.load.MAX_FILE_BYTES", 32)
     with pytest.raises(CorruptFileError, match=r"^big\.txt: 64 bytes is larger than the 32 byte limit"):
         load_bytes("big.txt", b"x" * 64)
+
+
+def test_the_batch_worker_refuses_an_oversized_file_before_reading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 64)
+    monkeypatch.setattr("ingest.load.MAX_FILE_BYTES", 32)
+    monkeypatch.setattr("citationgate.batch.sources.MAX_FILE_BYTES", 32)
+    with pytest.raises(CorruptFileError, match=r"^big\.txt: 64 bytes is larger than the 32 byte limit"):
+        read_bytes({"file": str(big)})

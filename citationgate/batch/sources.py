@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.errors import IngestError, MissingFileError
+from ingest.load import MAX_FILE_BYTES, check_size
 
 __all__ = ["MANIFEST_SUFFIXES", "MAX_MEMBER_BYTES", "MAX_RATIO", "list_entries", "read_bytes"]
 
@@ -178,6 +179,8 @@ def read_bytes(locator: Mapping[str, Any]) -> tuple[str, bytes]:
     if "file" in locator:
         p = Path(locator["file"])
         try:
+            if (size := p.stat().st_size) > MAX_FILE_BYTES:  # refused unread, as `load_document` does
+                check_size(p.name, size)
             return p.name, p.read_bytes()
         except OSError as exc:
             raise MissingFileError(f"{p}: cannot be read ({exc.strerror or exc})") from None

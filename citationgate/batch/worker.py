@@ -9,10 +9,8 @@ reading it again; the unique key in the store makes a double write impossible ev
 from __future__ import annotations
 
 import hashlib
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from citationgate.batch.cells import portfolio_cells
@@ -22,7 +20,7 @@ from citationgate.review import finding_dict, review
 from citationgate.store import Store
 from citationgate.store_runs import DONE, FAILED, WITHHELD, RunStore
 from ingest.errors import CitationGateError
-from ingest.load import load_document
+from ingest.load import load_bytes
 from playbooks import load_playbook
 from playbooks.schema import Playbook
 
@@ -103,10 +101,9 @@ def _one(item: Mapping[str, Any], options: Mapping[str, Any], ref: Mapping[str, 
                 "status": FAILED,
                 "reason": f"{name}: the file changed since it was listed; list it again",
             }
-        with tempfile.TemporaryDirectory(prefix="citationgate-batch-") as tmp:
-            path = Path(tmp) / name
-            path.write_bytes(data)
-            document = load_document(path, view=view)
+        # read from the bytes just hashed: what is reviewed is what was checked, and no copy is left on
+        # disk if the worker dies here
+        document = load_bytes(name, data, view=view)
         result = review(document, pb, we=we)
     except WithheldDocumentError:
         assert document is not None
