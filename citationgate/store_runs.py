@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint, delete, func
+from sqlalchemy import Column, Index, Text, UniqueConstraint, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, select
 
@@ -433,31 +433,34 @@ class RunStore:
                     review_id, version_id = record.id, record.version.id
                 elif document is not None:  # withheld: keep the version, so `coverage` lists why
                     version_id = self.store._save_version(s, document, None).id
+                values = {
+                    "name": name,
+                    "status": status,
+                    "reason": reason,
+                    "review_id": review_id,
+                    "version_id": version_id,
+                    "cells": _dumps(dict(cells or {})),
+                    "transient": transient,
+                    "updated_at": _now(),
+                }
+                d: Any = BatchDocumentRow.__table__  # type: ignore[attr-defined]
                 if row is None:
-                    row = BatchDocumentRow(
-                        key=key,
-                        source_sha256=source_sha256,
-                        playbook_sha256=playbook["sha256"],
-                        view=view,
-                        we=we,
-                        status=status,
+                    # SQLAlchemy Core, like the store's findings: no ORM object per row (44 outcome rows
+                    # a document), the same columns and values as the ORM wrote
+                    values.update(key=key, source_sha256=source_sha256, view=view, we=we, attempts=1)
+                    s.connection().execute(insert(d).values(playbook_sha256=playbook["sha256"], **values))
+                else:  # a transient failure tried again: its old outcome rows go
+                    s.connection().execute(
+                        update(d).where(d.c.id == row.id).values(attempts=row.attempts + 1, **values)
                     )
-                else:
-                    row.attempts += 1
-                row.name = name
-                row.status = status
-                row.reason = reason
-                row.review_id = review_id
-                row.version_id = version_id
-                row.cells = _dumps(dict(cells or {}))
-                s.execute(delete(BatchOutcomeRow).where(BatchOutcomeRow.key == key))  # type: ignore[arg-type]
-                for rule, cell in (cells or {}).items():
-                    s.add(BatchOutcomeRow(key=key, rule=rule, outcome=str(cell.get("outcome") or "")))
-                row.transient = transient
-                row.updated_at = _now()
-                s.add(row)
-                s.flush()
-                return _outcome(row, already=False)
+                    s.execute(delete(BatchOutcomeRow).where(BatchOutcomeRow.key == key))  # type: ignore[arg-type]
+                outcomes = [
+                    {"key": key, "rule": rule, "outcome": str(cell.get("outcome") or "")}
+                    for rule, cell in (cells or {}).items()
+                ]
+                if outcomes:
+                    s.connection().execute(insert(BatchOutcomeRow.__table__), outcomes)  # type: ignore[attr-defined]
+                return DocumentOutcome(key=key, status=status, reason=reason, review_id=review_id)
         except StoreError as exc:
             if not isinstance(exc.__context__, IntegrityError):
                 raise
