@@ -154,3 +154,16 @@ def test_a_cap_stated_far_into_a_long_clause_is_read_and_quoted() -> None:
     assert extracted["consequential_excluded"]["value"] is True
     quoted = " ".join(q.text for q in cap.verified_quotes)
     assert "TWELVE (12) MONTHS" in quoted and "CONSEQUENTIAL DAMAGES" in quoted
+
+
+def test_a_party_defined_in_capitals_is_read_in_title_case_and_paid_by_is_the_customers_sign() -> None:
+    from playbooks.parties.roles import resolve_roles
+
+    text = (
+        'MAINTENANCE AGREEMENT between Leader Act Ltd ("LEADER") and Softco Inc. ("SOFTCO"). WHEREAS '
+        "LEADER was paid by Softco to service and maintain the software; the parties agree that Leader "
+        "shall maintain the software for five years and shall be paid by Softco each quarter."
+    )
+    binding = resolve_roles(text, read_parties(text), "customer")
+    assert binding.resolved
+    assert [p.defined_as for p in binding.us] == ["SOFTCO"]

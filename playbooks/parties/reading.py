@@ -135,7 +135,9 @@ def _name_before(text: str, at: int, floor: int) -> str:
 
 
 def _count(text: str, term: str) -> int:
-    return len(re.findall(r"(?<![A-Za-z])" + re.escape(term) + r"(?![a-z])", text))
+    # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader")
+    spelt = re.escape(term) + (f"|{re.escape(term.title())}" if term.isupper() and len(term) > 3 else "")
+    return len(re.findall(r"(?<![A-Za-z])(?:" + spelt + r")(?![a-z])", text))
 
 
 def read_parties(text: str) -> list[Party]:

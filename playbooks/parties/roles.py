@@ -75,9 +75,15 @@ _VERBS_SELLER = (
 )
 
 
+_PLAINEST = (0, 3, 11)  # the cues below that count double: "X shall pay", "X desires to retain", "paid by X"
+
+
 def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
     """(buyer score, seller score, the phrases that earned them) for one defined term."""
-    t = r"(?<![A-Za-z])(?:the\s+)?" + re.escape(term) + r"(?:'s|’s)?(?![a-z])"
+    # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader shall pay");
+    # its cues stay case-sensitive so that "LEADER" is not the word "leader"
+    spelt = re.escape(term) + (f"|{re.escape(term.title())}" if term.isupper() and len(term) > 3 else "")
+    t = r"(?<![A-Za-z])(?:the\s+)?(?:" + spelt + r")(?:'s|’s)?(?![a-z])"
     buyer = seller = 0
     why: list[str] = []
     low = term.lower()
@@ -110,13 +116,16 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
         ("seller", r"\bpay\s+(?:to\s+)?" + t),
         ("seller", r"\b(?:fees?|compensation|amounts?)\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+" + t),
         ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
+        ("buyer", r"\b(?:paid|compensated|reimbursed)\s+by\s+" + t),
+        ("seller", t + r"\s+(?:(?:was|is|are|be|shall|will)\s+){1,2}(?:paid|compensated)\b"),
+        ("seller", r"\b(?:for|that)\s+" + t + r"\s+(?:to\s+|shall\s+|will\s+)?" + _VERBS_SELLER + r"\b"),
     )
     for k, (side, rx) in enumerate(cues):
         hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
         if not hits:
             continue
-        # paying, buying or wanting to buy the services is the plainest sign of the customer
-        n = min(len(hits), 5) * (2 if k in (0, 3) else 1)
+        # paying, being paid by, buying or wanting to buy the services is the plainest sign of the customer
+        n = min(len(hits), 5) * (2 if k in _PLAINEST else 1)
         if side == "buyer":
             buyer += n
         else:
