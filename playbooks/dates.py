@@ -5,13 +5,15 @@ filled in on signature ("this ___ day of _______, 2004", "November ___, 2006", "
 part it does state in ISO's reduced precision ("2004", "2006-11"): a date whose day is blank is not a date,
 and a caller that needs one checks for the full form.
 
-Forms read: "January 1, 2020", "Jan. 1st 2020", "1st day of January, 2020", "the first day of July, 2017",
-"1 January 2020", "2020-01-01", "01/31/2020" and "7/1/98" (US month-first), and the letters of an ordinal
-split by text extraction ("15t h day of January 2018").
+Forms read: "January 1, 2020", "the last day of February, 2023", "Jan. 1st 2020", "1st day of January,
+2020", "the first day of July, 2017", "1 January 2020", "2020-01-01", "01/31/2020", "12-23-2019" and
+"7/1/98" (US month-first), and the letters of an ordinal split by text extraction ("15t h day of January
+2018").
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import re
 
@@ -56,10 +58,16 @@ _DATE_RES = (
     ),
     # 2020-01-31
     re.compile(r"\b(?P<y>(?:19|20)\d{2})-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
+    # 12-23-2019 (month first, a four-digit year)
+    re.compile(r"(?<![\d-])(?P<m>[01]?\d)-(?P<d>[0-3]?\d)-(?P<y>(?:19|20)\d{2})(?![\d-])"),
     # 01/31/2020, 7/1/98 (month first, as in US contracts)
     re.compile(r"(?<![\d/])(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d{2}|\d{2})(?![\d/])"),
 )
-_BLANK = r"(?:_{2,}|\[\s*\*?\s*\])"
+#: "the last day of February, 2023", "the last day in June 2019"
+_LAST_DAY_RE = re.compile(
+    rf"\blast\s+(?:calendar\s+)?day\s+(?:of|in)\s+(?P<m>{_MONTH_ALT})\.?\s*,?\s*{_YEAR}\b", re.IGNORECASE
+)
+_BLANK = r"(?:_{2,}|\[\s*[*·•]?\s*\])"
 # a date left to be filled in: the day (and perhaps the month) blank, the year stated
 _PARTIAL_RES = (
     # this ___ day of _______, 2004 / [ ] day of [ ], 2020 / ____ day of March, 2018
@@ -69,6 +77,11 @@ _PARTIAL_RES = (
     ),
     # November ___, 2006 / ___________ __, 2000
     re.compile(rf"(?:\b(?P<m>{_MONTH_ALT})\.?|{_BLANK})\s*{_BLANK}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+    # the blank left out altogether: "effective as of June , 2010", "made as of , 2013", "as of [·], 2019"
+    re.compile(rf"\b(?P<m>{_MONTH_ALT})\s+,\s*{_YEAR}\b", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:as\s+of|on|dated|made|effective)\s+(?:the\s+)?(?:{_BLANK}\s*)?,\s*{_YEAR}\b", re.IGNORECASE
+    ),
 )
 
 _TWO_DIGIT_YEAR = 2000  # "7/1/98": two-digit years are read as 19xx from 31 on, 20xx below
@@ -117,11 +130,18 @@ def find_dates(text: str, base: int = 0) -> list[Hit]:
                 continue
             taken.append((m.start(), m.end()))
             hits.append(Hit(value=day.isoformat(), start=base + m.start(), end=base + m.end()))
+    for m in _LAST_DAY_RE.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        year, month = int(m["y"]), _MONTHS[m["m"].lower()]
+        last = datetime.date(year, month, calendar.monthrange(year, month)[1])
+        taken.append((m.start(), m.end()))
+        hits.append(Hit(value=last.isoformat(), start=base + m.start(), end=base + m.end()))
     for rx in _PARTIAL_RES:
         for m in rx.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
             taken.append((m.start(), m.end()))
-            value = m["y"] if not m["m"] else f"{m['y']}-{_MONTHS[m['m'].lower()]:02d}"
+            value = m["y"] if not m.groupdict().get("m") else f"{m['y']}-{_MONTHS[m['m'].lower()]:02d}"
             hits.append(Hit(value=value, start=base + m.start(), end=base + m.end()))
     return sorted(hits, key=lambda h: h.start)

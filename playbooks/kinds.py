@@ -87,8 +87,10 @@ _ORDINAL_YEARS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20,
 }  # fmt: skip
+# "5th", and the same split by text extraction: "5t h"
+_SUFFIX = r"(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)"
 _ANNIVERSARY = re.compile(
-    rf"\b(?:(?P<o>{'|'.join(_ORDINAL_YEARS)})(?:\s*\(\s*\d+(?:st|nd|rd|th)\s*\))?|(?P<n>\d+)(?:st|nd|rd|th)"
+    rf"\b(?:(?P<o>{'|'.join(_ORDINAL_YEARS)})(?:\s*\(\s*\d+\s?{_SUFFIX}\s*\))?|(?P<n>\d+)\s?{_SUFFIX}"
     r"|(?P<w>\w+)\s*(?:\(\s*(?P<wd>\d+)\s*\)\s*)?[- ]?years?)\s+anniversary\b",
     re.IGNORECASE,
 )
@@ -103,7 +105,7 @@ _ON_RECEIPT = re.compile(
 )
 _FROM_UNIT = {"hours": 1 / 730, "days": 30, "weeks": 30 / 7, "months": 1, "years": 1 / 12}
 _START_BEFORE = re.compile(
-    r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bdated|\bentered\s+into|\bsince)"
+    r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bdated|\bentered\s+into|\bsince|\bafter)"
     r"\s+(?:(?:on|upon|as\s+of|with|and\s+including|from)\s+)?(?:the\s+)?$",
     re.IGNORECASE,
 )
@@ -201,7 +203,48 @@ def _overlaps(h: Hit, others: Sequence[Hit]) -> bool:
     return any(o.start < h.end and h.start < o.end for o in others)
 
 
+#: "the Supply Agreement dated April 1, 2017", "that certain letter agreement dated as of": the date of
+#: another document named in this one (not "This Agreement, dated as of …")
+_OTHER_DOCUMENT = re.compile(
+    r"\b(?P<det>this|these|the|that\s+certain|said|an?|its|such|each|any|our|their|prior|original|existing)\s+"
+    r"(?:[\w&,'’-]+\s+){0,8}?(?:agreements?|amendments?|letters?|contracts?|licen[cs]es?|leases?|sheets?|memorand\w*"
+    r"|plans?|notes?|indentures?|orders?|understandings?|offers?|proposals?|invoices?)"
+    r"(?:\s*\([^()]{0,80}\))?\s*,?\s+(?:originally\s+)?(?:dated|executed|entered\s+into|made)\s+"
+    r"(?:(?:as\s+of|on|effective)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_DETERMINER = re.compile(
+    r"\b(?:this|these|the|that\s+certain|said|an?|its|such|each|any|our|their|prior|original|existing)\s",
+    re.IGNORECASE,
+)
+
+
+#: "This Agreement supersedes … the following contract(s): Service Agreement dated November 1, 2015"
+_SUPERSEDED = re.compile(
+    r"\b(?:supersed|cancel|replac)\w*\b[^.]{0,120}\b(?:dated|of)\s+(?:as\s+of\s+)?$", re.IGNORECASE
+)
+
+
+def _of_another_document(before: str) -> bool:
+    if _SUPERSEDED.search(before):
+        return True
+    # the noun phrase nearest the date decides: "this Agreement to the contrary, the letter agreement dated"
+    for d in reversed(list(_DETERMINER.finditer(before))):
+        m = _OTHER_DOCUMENT.match(before, d.start())
+        if m is not None:
+            return m["det"].lower() not in ("this", "these")
+    return False
+
+
 def dates_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str) -> list[Hit]:
-    """The dates of `hits` of `kind` ('end': not a date the term runs from; 'start': not one it runs to)."""
+    """The dates of `hits` of `kind` ('end': not a date the term runs from; 'start': not one it runs to),
+    never the date of another document the sentence names ("the Supply Agreement dated April 1, 2017")."""
     rx = _START_BEFORE if kind == "end" else _END_BEFORE
-    return [h for h in hits if not rx.search(seg[max(0, h.start - base - 40) : h.start - base])]
+    return [
+        h
+        for h in hits
+        if not rx.search(seg[max(0, h.start - base - 40) : h.start - base])
+        and not _of_another_document(seg[max(0, h.start - base - 160) : h.start - base])
+    ]

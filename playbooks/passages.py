@@ -19,7 +19,8 @@ __all__ = ["Passage", "Passages"]
 _ABBREV = {
     "inc", "ltd", "co", "corp", "no", "nos", "sec", "secs", "e.g", "i.e", "u.s", "mr", "ms", "mrs", "dr",
     "st", "vs", "v", "etc", "cf", "para", "paras", "art", "arts", "jr", "sr", "n.a", "l.l.c", "l.p", "s.a",
-    "b.v", "n.v", "u.k", "u.s.a", "approx", "incl", "dept", "est", "fig", "ref", "cl", "sch", "pty",
+    "b.v", "n.v", "u.k", "u.s.a", "approx", "incl", "dept", "est", "fig", "ref", "cl", "sch", "pty", "a.m",
+    "p.m",
 }  # fmt: skip
 #: "Dec. 8, 2005": a month's abbreviation before a day's number ends no sentence
 _MONTH_ABBREV = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}

@@ -397,3 +397,81 @@ def test_a_right_to_terminate_after_a_prolonged_force_majeure_in_its_own_paragra
         + text.split("15. Termination for breach.")[1]
     )
     assert "terminate_after_days" not in _finding(alone, "force_majeure")[1]
+
+
+# ---------------------------------------------------------------------------------------------- dates, again
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("is entered into as of 12-23-2019 (the", "2019-12-23"),  # month first, with dashes
+        ("shall expire upon (b) the last day in February, 2023 (such", "2023-02-28"),
+        ("effective as of June , 2010 (the", "2010-06"),  # the blank for the day left out altogether
+        ("AGREEMENT made as of  , 2013, between", "2013"),
+        ("is made and effective as of [·], 2019 (the", "2019"),
+    ],
+)
+def test_more_forms_contracts_write_dates_in(text: str, value: str) -> None:
+    assert [v for v, _ in _dates(text)] == [value]
+
+
+def test_an_anniversary_whose_ordinal_text_extraction_split_is_still_the_term() -> None:
+    text = (
+        "shall continue in effect until the earlier of (a) the fifth (5t h) anniversary of the Effective Date"
+    )
+    assert _of_kind(text, "term", "months") == [60]
+
+
+def test_another_documents_date_is_not_this_agreements() -> None:
+    text = (
+        'SUPPLY AGREEMENT AMENDMENT\n\nThis First Amendment ("Amendment") to the Supply Agreement dated '
+        "April 1, "
+        '2017 between Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC ("Customer") (the "Agreement") is '
+        "made this 22 day of June 2018.\n\n"
+        "1. Prices. The prices in Exhibit D are replaced.\n\n"
+        "9. Entire agreement. This Amendment supersedes the term sheet dated as of February 9, 2016 between "
+        "the parties.\n"
+    )
+    assert _extracted(text, "agreement_date")["date"] == "2018-06-22"
+
+
+def test_the_opening_sentence_dates_the_agreement_past_a_partys_inc() -> None:
+    text = (
+        "PROMOTION AGREEMENT\n\nTHIS AGREEMENT is entered into by and among KESTREL PARTS, INC. "
+        '("Kestrel") and LUMEN GOODS, INC. ("Lumen"), effective as of June 1, 1998.\n\n'
+        "1. Services. Kestrel shall promote Lumen's goods.\n\n"
+        "IN WITNESS WHEREOF the parties have signed this Agreement.\n\n"
+        "Date: December 16, 1998        By: /s/ A. Person\n\n"
+        "Date: December 16, 1998        By: /s/ B. Person\n"
+    )
+    assert _extracted(text, "agreement_date")["date"] == "1998-06-01"
+
+
+def test_the_date_a_contract_defines_as_its_expiry() -> None:
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is made on May 2, 2016 between Kestrel Parts Inc. ("Supplier") '
+        'and Lumen Goods LLC ("Customer").\n\n'
+        '1. Definitions. "Expiration Date" means March 31, 2020.\n\n'
+        "3. Term. This Agreement shall commence on October 1, 2019 and continue until the Expiration Date.\n"
+    )
+    assert _extracted(text, "expiration_date")["defined_date"] == "2020-03-31"
+
+
+def test_the_rules_cure_period_not_its_exceptions() -> None:
+    text = SERVICES + (
+        "12. Termination for breach. Either party may terminate this Agreement for material breach by the "
+        "other upon written notice. The breaching party will have thirty (30) days from receipt of notice to "
+        "cure such breach, except for nonpayment by Customer, which must be cured within seven (7) business "
+        "days from receipt of notice.\n"
+    )
+    assert _finding(text, "termination_for_cause")[1]["cure_days"] == 30
+
+
+def test_a_force_majeure_clause_that_never_says_force_majeure() -> None:
+    text = SERVICES + (
+        "14. Delays. Neither party shall be deemed in default if its performance is delayed or becomes "
+        "impossible by reason of any act of God, war, fire or flood.\n"
+    )
+    outcome, _ = _finding(text, "force_majeure")
+    assert outcome not in ("missing", "not_applicable")

@@ -42,25 +42,35 @@ def _gold_date(answer: str) -> tuple[int | None, int | None, int | None] | None:
     if not m:
         return None
     mon, day, year = (None if g == "[]" else int(g) for g in m.groups())
-    if year is not None and year < 100:
-        year += 2000 if year <= 30 else 1900
+    if (
+        year is not None and year < 100
+    ):  # CUAD's contracts date from the 1990s on; their terms run to the 2050s
+        year += 2000 if year <= 60 else 1900
     return year, mon, day
 
 
 def _effective(findings: Mapping[str, Finding]) -> Any:
     """The date the contract defines as its Effective Date, else the date its effective-date clause states,
     else the agreement's date where it says it takes effect then ("effective as of the date first written
-    above")."""
+    above") or states no effective date at all (the review: "the agreement takes effect on signature")."""
     stated = _value(findings, "effective_date", "defined_date") or _value(findings, "effective_date", "date")
-    if stated is None and _value(findings, "effective_date", "same_as_signing") is True:
+    if stated is not None:
+        return stated
+    f = findings.get("effective_date")
+    # no effective-date clause: the review says the agreement "takes effect on signature", i.e. its date
+    unstated = f is None or f.proposal.details.get("outcome") in ("missing", "not_applicable")
+    if unstated or _value(findings, "effective_date", "same_as_signing") is True:
         return _value(findings, "agreement_date", "date")
-    return stated
+    return None
 
 
 def _expiry(findings: Mapping[str, Finding]) -> Any:
-    """The expiry date the review states, or the one its start date and term give ("three (3) years from
-    the Effective Date"): the arithmetic a reader does, on two values each read with its quote."""
-    stated = _value(findings, "expiration_date", "expires_on")
+    """The date the contract defines as its expiry, else the expiry date the review states, or the one its
+    start date and term give ("three (3) years from the Effective Date"): the arithmetic a reader does, on
+    two values each read with its quote."""
+    stated = _value(findings, "expiration_date", "defined_date") or _value(
+        findings, "expiration_date", "expires_on"
+    )
     if stated is not None:
         return stated
     months = _value(findings, "expiration_date", "term_months")

@@ -261,7 +261,8 @@ def _read_initial_term(r: _Reading) -> int | str | None:
             or r.value("effective_date", "date")
             or r.value("agreement_date", "date")
         )
-        months = _months_between(start, r.value("expiration_date", "expires_on"))
+        end = r.value("expiration_date", "defined_date") or r.value("expiration_date", "expires_on")
+        months = _months_between(start, end)
     return months
 
 

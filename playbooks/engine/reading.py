@@ -226,16 +226,28 @@ def _outside(text: str, start: int, end: int, spans: Sequence[HolderHit]) -> str
     return "".join(chars)
 
 
+#: the words that open an exception to the rule a sentence states: a value after one is the exception's
+_EXCEPT = re.compile(
+    r"\b(?:except(?:ing)?|excluding|other\s+than|save\s+(?:for|that|in)|with\s+the\s+exception\s+of)\b", re.I
+)
+
+
 def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, base: int) -> Hit:
-    """Of several values in one passage, the one nearest a cue (ties: the earliest)."""
+    """Of several values in one passage, the one nearest a cue (ties: the earliest) — the rule's own value
+    before an exception's: "thirty (30) days to cure such breach, except for nonpayment, which must be cured
+    within seven (7) business days" is a cure period of thirty days."""
     spans = [(base + m.start(), base + m.end()) for rx in cues for m in rx.finditer(seg)]
     if not spans:
         return hits[0]
+    triggers = [base + m.start() for m in _EXCEPT.finditer(seg)]
+
+    def excepted(h: Hit) -> bool:
+        return any(h.start > t and any(o.end <= t for o in hits) for t in triggers)
 
     def distance(h: Hit) -> int:
         return min(max(a - h.end, h.start - b, 0) for a, b in spans)
 
-    return min(hits, key=lambda h: (distance(h), h.start))
+    return min(hits, key=lambda h: (excepted(h), distance(h), h.start))
 
 
 def _default(ctx: _Context, i: int, value: Any) -> _Value:
