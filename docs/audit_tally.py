@@ -20,6 +20,7 @@ DRAFTING = {
     "unused_definitions",
     "unused_terms",
     "dangling_references",
+    "cross_references",
     "number_words",
     "placeholders",
 }

@@ -67,7 +67,9 @@ def test_show_lists_positions_in_evaluation_order() -> None:
     out = result.stdout
     block = out[out.index("limitation_of_liability —") : out.index("ip_indemnity —")]
     assert (
-        block.index("unacceptable: cap_months lt 6") < block.index("standard:") < block.index("fallback 1:")
+        block.index("unacceptable: all(cap_months exists, cap_months lt 6)")
+        < block.index("standard:")
+        < block.index("fallback 1:")
     )
     assert "check ip_indemnity_outside_cap" in out
 

@@ -184,7 +184,8 @@ def _read_holder(
         idx |= set(_passage_hits(ctx, clause.patterns))
     idx = {i for i in idx if not items[i].heading}
     if f.near:
-        idx = {i for i in idx if _hits(f.near, ctx.text[items[i].start : items[i].end])}
+        # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …")
+        idx = {i for i in idx if _hits(f.near, ctx.text.__getitem__(slice(*ctx.passages.with_list(i))))}
     both, us, them = f.spec.values
     hits: list[HolderHit] = []
     others: list[HolderHit] = []

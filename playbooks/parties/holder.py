@@ -21,8 +21,8 @@ BOTH = "both"
 # "either party", "each of the parties", "the other party" (the one not in breach: either, as the case may be)
 _EITHER = re.compile(
     r"\b(?:either|each|any|both)\s+(?:of\s+the\s+)?part(?:y|ies)\b"
-    r"|\b(?:the\s+)?(?:other|non-?breaching|non-?defaulting|aggrieved|non-?affected|terminating)\s+party\b"
-    r"|\bthe\s+parties\b",
+    r"|\b(?:the\s+)?(?:other|non-?\s?breaching|non-?\s?defaulting|aggrieved|non-?\s?affected|terminating)\s+party\b"
+    r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b|\bthe\s+parties\b",
     re.IGNORECASE,
 )
 # what joins two parties into one subject: "either you or the Company", "Licensor and Licensee"
