@@ -47,12 +47,17 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
     """A passage under a heading of the clause that the location step passed over (no body it could read,
     or the heading deeper in the line), or the retriever's best passage when it opens with such a heading.
     Its existence contradicts "absent": the finding must say what was found instead."""
-    for start, _end, head in ctx.heads:
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    items = ctx.passages.items
+    for start, end, head in ctx.heads:
         if any(
             key in head and rx.search(head)
             for rx, key in zip(clause.heading_res, clause.heading_keys, strict=True)
         ):
-            return ctx.passages.items[ctx.passages.index_at(start)]
+            body = [i for i in ctx.passages.within(start, end) if not items[i].heading]
+            if body and all(i in excluded for i in body):
+                continue  # every sentence under it is one the clause rules out ("Exclusivity of Warranties")
+            return items[ctx.passages.index_at(start)]
     if not ctx.doc.text.strip() or not clause.heading_res:
         return None
     try:
