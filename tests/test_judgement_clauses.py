@@ -1,0 +1,93 @@
+"""The right clause and the right reading for msa-customer's IP, data-return, exclusivity, indemnity,
+warranty and boilerplate rules. Synthetic agreements written for these tests, one behaviour each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.library import document_from_text
+
+
+def _contract(title: str, parties: str, *clauses: str) -> str:
+    return "\n\n".join([title, parties, *clauses]) + "\n"
+
+
+def _by_rule(text: str) -> dict[str, Any]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert result.roles is not None and result.roles.resolved
+    return {str(f.proposal.rule): f for f in result.findings}
+
+
+def _value(finding: Any, field: str) -> Any:
+    v = (finding.proposal.details.get("extracted") or {}).get(field)
+    return v.get("value") if isinstance(v, dict) else v
+
+
+CONSULTING = (
+    "CONSULTING AGREEMENT",
+    'This Consulting Agreement is made between Bioco Inc. ("Bioco") and Jane Smith ("Consultant"). '
+    "Consultant shall perform consulting services for Bioco, and Bioco shall pay Consultant the fees below.",
+    "1. Fees. Bioco shall pay each invoice of Consultant within thirty (30) days of receipt.",
+)
+
+
+def test_an_assignment_after_a_list_of_duties_gives_us_the_work_product() -> None:
+    text = _contract(
+        *CONSULTING,
+        "2. Inventions. Consultant agrees to disclose promptly to Bioco every invention made in "
+        "performing the "
+        "services and irrevocably assigns fully to Bioco all right, title and interest in each such "
+        "invention.",
+        "3. Governing Law. This Agreement is governed by the laws of the State of New York.",
+    )
+    ip = _by_rule(text)["ip_ownership"]
+    assert _value(ip, "deliverables_owner") == "customer"
+    # our data's ownership is simply not stated in a consultancy: that is the fallback, not a red line
+    assert ip.proposal.details["outcome"] == "fallback"
+
+
+def test_an_if_not_made_for_hire_assignment_in_a_long_list_ending_with_successors_is_the_clause() -> None:
+    text = _contract(
+        *CONSULTING,
+        "2. Work Product. Consultant agrees: (a) that all deliverables developed by Consultant under this "
+        "Agreement shall be deemed works made for hire and shall belong exclusively to Bioco; and that "
+        "if such "
+        "deliverables are not works made for hire, Consultant agrees to, and does hereby, assign to "
+        "Bioco all "
+        "right, title and interest in them; (b) to keep all knowledge of the work in trust for the sole "
+        "benefit "
+        "of Bioco, its successors and assigns.",
+        "3. Governing Law. This Agreement is governed by the laws of the State of New York.",
+    )
+    ip = _by_rule(text)["ip_ownership"]
+    assert ip.proposal.details["outcome"] not in ("missing", "not_applicable")
+    assert _value(ip, "deliverables_owner") == "customer"
+
+
+def test_deliverables_that_remain_the_suppliers_property_are_the_suppliers() -> None:
+    text = _contract(
+        "OUTSOURCING AGREEMENT",
+        'This Outsourcing Agreement is made between Bioco Inc. ("Bioco") and Hostco LLC ("Hostco"). Hostco '
+        "shall provide hosting services to Bioco, and Bioco shall pay Hostco the fees below.",
+        "1. Fees. Bioco shall pay each invoice of Hostco within thirty (30) days of receipt.",
+        "2. Proprietary Rights. Bioco acknowledges and agrees that any and all Deliverables shall be and "
+        "remain "
+        "the property of Hostco. Bioco hereby assigns all right, title and interest in any customization "
+        "made "
+        "for Bioco under this Agreement.",
+    )
+    ip = _by_rule(text)["ip_ownership"]
+    assert _value(ip, "deliverables_owner") == "supplier"
+
+
+def test_intellectual_property_named_in_another_clause_is_not_a_hint_of_ownership() -> None:
+    text = _contract(
+        *CONSULTING,
+        "2. Content. Bioco shall be solely liable for the content it supplies, including all intellectual "
+        "property rights in it.",
+        "3. Governing Law. This Agreement is governed by the laws of the State of New York.",
+    )
+    ip = _by_rule(text)["ip_ownership"]
+    assert ip.proposal.details["outcome"] == "missing"
