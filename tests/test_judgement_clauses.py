@@ -91,3 +91,34 @@ def test_intellectual_property_named_in_another_clause_is_not_a_hint_of_ownershi
     )
     ip = _by_rule(text)["ip_ownership"]
     assert ip.proposal.details["outcome"] == "missing"
+
+
+DEVELOPMENT = (
+    "DEVELOPMENT AGREEMENT",
+    'This Development Agreement is made between Bioco Inc. ("Bioco") and Labco LLC ("Labco"). Labco shall '
+    "perform development services for Bioco, and Bioco shall pay Labco the fees below.",
+    "1. Fees. Bioco shall pay each invoice of Labco within thirty (30) days of receipt.",
+)
+
+
+def test_exclusive_warranties_under_an_exclusivity_heading_are_not_exclusivity() -> None:
+    text = _contract(
+        *DEVELOPMENT,
+        "2. Warranty. Labco warrants that the services will be performed in a professional manner.",
+        "3. Exclusivity of Warranties\n\nTHE WARRANTIES IN SECTION 2 ARE THE EXCLUSIVE WARRANTIES FROM "
+        "LABCO. "
+        "THEY REPLACE ALL OTHER WARRANTIES, INCLUDING THE IMPLIED WARRANTIES OF MERCHANTABILITY.",
+    )
+    by = _by_rule(text)
+    assert "exclusivity" not in by or by["exclusivity"].proposal.details["outcome"] == "not_applicable"
+
+
+def test_a_promise_not_to_develop_with_third_parties_is_exclusivity_binding_us() -> None:
+    text = _contract(
+        *DEVELOPMENT,
+        "2. Collaboration. During the term Bioco will not itself or with or through third parties engage "
+        "in the "
+        "development of any vaccine for the disease.",
+    )
+    ex = _by_rule(text)["exclusivity"]
+    assert _value(ex, "binds_customer") is True
