@@ -122,3 +122,46 @@ def test_a_promise_not_to_develop_with_third_parties_is_exclusivity_binding_us()
     )
     ex = _by_rule(text)["exclusivity"]
     assert _value(ex, "binds_customer") is True
+
+
+HOSTING = (
+    "HOSTING AGREEMENT",
+    'This Hosting Agreement is made between Bioco Inc. ("Bioco") and Hostco LLC ("Hostco"). Hostco shall '
+    "provide hosting services to Bioco, and Bioco shall pay Hostco the fees below.",
+    "1. Fees. Bioco shall pay each invoice of Hostco within thirty (30) days of receipt.",
+)
+
+
+def test_our_named_data_that_will_be_returned_on_termination_is_a_data_return() -> None:
+    text = _contract(
+        *HOSTING,
+        '2. Records. Any files provided to Hostco by Bioco ("Bioco Data") are and shall remain Bioco\'s '
+        "property and, upon the termination of this Agreement for any reason, such Bioco Data will be "
+        "returned "
+        "to Bioco by Hostco.",
+    )
+    assert _value(_by_rule(text)["effect_of_termination"], "data_return") is True
+
+
+def test_destroying_unauthorised_copies_after_a_leak_is_not_a_return_on_termination() -> None:
+    text = _contract(
+        *HOSTING,
+        "2. Confidentiality. Each party shall keep the Confidential Information of the other strictly "
+        "confidential for five (5) years. Upon discovery of any unauthorised disclosure of Confidential "
+        "Information, the receiving party shall (i) retrieve the disclosed Confidential Information, "
+        "(ii) destroy "
+        "any unauthorized copies thereof and (iii) stop further disclosure.",
+    )
+    assert _value(_by_rule(text)["confidentiality"], "return_destroy") is not True
+
+
+def test_shipping_back_confidential_information_on_termination_is_a_return() -> None:
+    text = _contract(
+        *HOSTING,
+        "2. Confidentiality. Each party shall keep the Confidential Information of the other strictly "
+        "confidential and shall not disclose it to any third party.",
+        "3. Effect of Termination. Upon termination of this Agreement for any reason, Bioco shall, "
+        "within five (5) "
+        "days, ship to Hostco all software and other Confidential Information of Hostco in its possession.",
+    )
+    assert _value(_by_rule(text)["confidentiality"], "return_destroy") is True
