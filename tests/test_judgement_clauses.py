@@ -165,3 +165,49 @@ def test_shipping_back_confidential_information_on_termination_is_a_return() -> 
         "days, ship to Hostco all software and other Confidential Information of Hostco in its possession.",
     )
     assert _value(_by_rule(text)["confidentiality"], "return_destroy") is True
+
+
+SERVICES = (
+    "SERVICES AGREEMENT",
+    'This Services Agreement is made between Bioco Inc. ("Bioco") and Servco LLC ("Servco"). Servco shall '
+    "provide services to Bioco, and Bioco shall pay Servco the fees below.",
+    "1. Fees. Bioco shall pay each invoice of Servco within thirty (30) days of receipt.",
+)
+
+
+def test_a_general_indemnity_under_an_indemnification_heading_is_not_an_ip_indemnity() -> None:
+    text = _contract(
+        *SERVICES,
+        "2. Indemnification. Servco shall indemnify, defend and hold harmless Bioco against any and all "
+        "losses "
+        "arising out of Servco's negligence, wilful misconduct or breach of this Agreement.",
+    )
+    assert _by_rule(text)["ip_indemnity"].proposal.details["outcome"] == "missing"
+
+
+def test_defending_any_suit_for_alleged_infringement_is_the_ip_indemnity() -> None:
+    text = _contract(
+        *SERVICES,
+        "2. Product Liability. Servco shall indemnify Bioco against claims for injury caused by a defect "
+        "in the "
+        "products.",
+        "3. Patents. Servco will defend any suit or proceeding brought against Bioco for alleged "
+        "infringement of "
+        "any patents or copyrights by the products, and will indemnify and save Bioco harmless from all "
+        "damages "
+        "awarded in it.",
+    )
+    ip = _by_rule(text)["ip_indemnity"]
+    assert _value(ip, "by_supplier") is True
+    assert any("infringement" in q.text for q in ip.verified_quotes)
+
+
+def test_our_indemnity_for_breaches_of_third_party_ip_runs_from_us() -> None:
+    text = _contract(
+        *SERVICES,
+        "2. Indemnities. Bioco will defend, indemnify and hold harmless Servco from all liabilities arising "
+        "from any third party claim attributable to any breach of this Agreement by Bioco, including but not "
+        "limited to breaches of third party intellectual property rights.",
+    )
+    ip = _by_rule(text)["ip_indemnity"]
+    assert _value(ip, "by_supplier") is False
