@@ -211,3 +211,22 @@ def test_our_indemnity_for_breaches_of_third_party_ip_runs_from_us() -> None:
     )
     ip = _by_rule(text)["ip_indemnity"]
     assert _value(ip, "by_supplier") is False
+
+
+def test_a_renewal_at_the_suppliers_then_prevailing_rates_lets_prices_rise() -> None:
+    text = _contract(
+        *SERVICES,
+        "2. Term. This Agreement shall automatically renew for consecutive one (1) year terms at Servco's "
+        "then prevailing rates.",
+    )
+    price = _by_rule(text)["price_increases"]
+    assert price.proposal.details["outcome"] not in ("missing", "not_applicable")
+
+
+def test_a_word_of_insurance_in_an_indemnity_is_no_insurance_clause() -> None:
+    text = _contract(
+        *SERVICES,
+        "2. Indemnification. Servco shall indemnify Bioco against all losses, including the cost of pursuing "
+        "any insurance providers, arising out of Servco's negligence.",
+    )
+    assert _by_rule(text)["insurance"].proposal.details["outcome"] == "missing"
