@@ -60,9 +60,9 @@ def _first_batch_database(url: str, room: Path, *, reviewed: int) -> int:
     now = datetime.now(UTC).isoformat(sep=" ")
     options = {"playbook": "msa-customer", "view": "accepted", "we": None, "paths": [str(room)]}
     with store.engine.begin() as c:
-        # today's Store creates every table it knows of, the batch ones included: those go, the old come
+        # today's batch tables, where an earlier open made them, go; the first batch code's come
         for table in ("batch_schema", "batch_outcomes", "batch_documents", "batch_entries", "batch_runs"):
-            c.exec_driver_sql(f"DROP TABLE {table}")
+            c.exec_driver_sql(f"DROP TABLE IF EXISTS {table}")
         for ddl in FIRST_BATCH_DDL:
             c.exec_driver_sql(ddl)
         c.exec_driver_sql(

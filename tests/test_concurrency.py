@@ -151,6 +151,8 @@ def test_reads_never_take_the_write_lock(
         pytest.skip("PostgreSQL readers never wait for writers (MVCC); the lock is an advisory one")
     import sqlite3
 
+    import citationgate.store_runs  # noqa: F401  (the batch tables in SQLModel's metadata, as after a batch)
+
     monkeypatch.setattr(connection, "BUSY_TIMEOUT_S", 0.1)
     store = Store.open(db_url)
     record = store.write_review(kind="verify", document=_doc(tmp_path), findings=[{"id": "F1"}])

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine
 
 from citationgate.errors import StoreError
+from citationgate.store.ddl import STORE_TABLES
 from citationgate.store.settings import (
     BUSY_TIMEOUT_S,
     ENV_VAR,
@@ -80,7 +81,10 @@ class Database:
         with self.engine.connect() as conn:
             insp = inspect(conn)
             tables = set(insp.get_table_names())
-            if not set(SQLModel.metadata.tables) <= tables:
+            # the store's own tables only: which other modules' tables are in SQLModel's metadata depends
+            # on what the process imported (the batch records create theirs), and a reader must not need
+            # the write lock to create them
+            if not set(STORE_TABLES) <= tables:
                 return False
             for table, columns in ADDED_COLUMNS.items():
                 have = {c["name"] for c in insp.get_columns(table)}
@@ -153,7 +157,7 @@ def _is_contention(exc: OperationalError) -> bool:
 
 
 def _create_schema(conn: Connection) -> None:
-    SQLModel.metadata.create_all(conn)
+    SQLModel.metadata.create_all(conn, tables=[SQLModel.metadata.tables[t] for t in STORE_TABLES])
     insp = inspect(conn)
     for table, columns in ADDED_COLUMNS.items():
         have = {c["name"] for c in insp.get_columns(table)}
