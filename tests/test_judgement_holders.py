@@ -167,3 +167,26 @@ def test_a_party_defined_in_capitals_is_read_in_title_case_and_paid_by_is_the_cu
     binding = resolve_roles(text, read_parties(text), "customer")
     assert binding.resolved
     assert [p.defined_as for p in binding.us] == ["SOFTCO"]
+
+
+def test_a_limb_that_names_no_cause_is_not_a_right_to_terminate_for_cause() -> None:
+    text = (
+        "This Agreement shall terminate upon: (b) the date the Company gives Consultant written notice of "
+        "Termination for Cause; (d) Consultant may terminate this Agreement by giving ninety (90) days' "
+        "written notice to the Company."
+    )
+    cause = (re.compile(r"\bcause\b", re.IGNORECASE), re.compile("breach"))
+    hits = find_holders(text, 0, right=TERMINATE, us=US, them=THEM, near=cause)
+    merged = merge_holders(hits)
+    assert merged is not None and merged[0] == "us"
+
+
+def test_a_hard_wrapped_sentence_is_one_right() -> None:
+    text = (
+        "12.2  Either party may terminate this Agreement with immediate effect by\n"
+        "      giving written notice to the other party if the other party commits a\n"
+        "      material breach of this Agreement."
+    )
+    hits = find_holders(text, 0, right=TERMINATE, us=US, them=THEM, near=(re.compile("breach"),))
+    merged = merge_holders(hits)
+    assert merged is not None and merged[0] == BOTH

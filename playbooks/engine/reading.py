@@ -199,6 +199,8 @@ def _read_holder(
                 us=f.cues[us],
                 them=f.cues[them],
                 unless=f.unless,
+                near=f.near,
+                listed=ctx.text.__getitem__(slice(*ctx.passages.with_list(i))),
                 others=others,
             )
         )

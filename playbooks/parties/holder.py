@@ -35,7 +35,7 @@ _MODAL = (
 # "may, at its option, immediately terminate" (never "may be terminated": that is the passive, below)
 _GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
 _SUBJECT_REACH = 90  # how far before the verb its subject may start
-_BOUNDARY = re.compile(r"[.;:]\s|\n|\(\s*[a-z0-9]{1,4}\s*\)\s")
+_BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-wrapped line ends nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +137,15 @@ def find_holders(
     us: Sequence[re.Pattern[str]],
     them: Sequence[re.Pattern[str]],
     unless: Sequence[re.Pattern[str]] = (),
+    near: Sequence[re.Pattern[str]] = (),
+    listed: str = "",
     others: list[HolderHit] | None = None,
 ) -> list[HolderHit]:
     """Each holder of the right in this passage. A right whose own words (its sentence or limb) match
-    `unless` (for breach, on insolvency …) is a right of another kind: skipped, and added to `others`."""
+    `unless` (for breach, on insolvency …) is a right of another kind: skipped, and added to `others`.
+    With `near`, a right counts only where its own words carry one of them — or, for a lead-in ending in
+    a colon, the list after it (`listed`): "(d) Consultant may terminate on ninety days' notice" is not a
+    right to terminate for cause because limb (b) of the same sentence names cause."""
     rx = "|".join(f"(?:{r})" for r in right)
     out: list[HolderHit] = []
     for pattern, where in _triggers(rx):
@@ -156,8 +161,11 @@ def find_holders(
             start = min(at, m.start())
             # the right's own words: its sentence or limb, conditions before the subject included
             opened = max((b.end() for b in _BOUNDARY.finditer(seg, 0, start)), default=0)
-            stop = re.compile(r"[.;]\s|\n").search(seg, m.end())
+            stop = re.compile(r"[.;]\s|\n\s*\n").search(seg, m.end())
             own = seg[opened : stop.start() if stop else len(seg)]
+            lead_in = ":" in own[m.end() - opened :]
+            if near and not any(n.search(own) or (lead_in and n.search(listed)) for n in near):
+                continue
             why = next((w.group(0) for u in unless if (w := u.search(own))), None)
             if why is not None:
                 if others is not None:
