@@ -301,9 +301,9 @@ def grow_store(db: Path, target: int) -> int:
             new_key = f"{key}-{copy}"
             cur.execute(
                 "INSERT INTO reviews (kind, version_id, parent_review_id, playbook_id, playbook_version, "
-                "playbook_sha256, summary, created_at) SELECT kind, version_id, parent_review_id, "
-                "playbook_id, "
-                "playbook_version, playbook_sha256, summary, created_at FROM reviews WHERE id=?",
+                "playbook_sha256, summary, created_at, content_sha256, audit_head, audit_entries) "
+                "SELECT kind, version_id, parent_review_id, playbook_id, playbook_version, playbook_sha256, "
+                "summary, created_at, content_sha256, audit_head, audit_entries FROM reviews WHERE id=?",
                 (review_id,),
             )
             rid = cur.lastrowid
