@@ -238,3 +238,12 @@ def test_real_ndas_review_and_quotes_slice_back(shared_data: Path) -> None:
         result = review(document, pb)
         assert result.findings, path.name
         _assert_quotes_slice_back(document.text, result)
+
+
+def test_marketing_is_not_a_word_of_marking() -> None:
+    """"Marketing plans" in a definition says nothing about marking (an NDA was read as requiring it)."""
+    clause = load_playbook("nda-recipient").clause("marking")
+    assert clause is not None
+    field = next(f for f in clause.fields if f.name == "marking_required")
+    assert not any(rx.search("marketing plans, pricing and customer lists") for rx in field.true_if)
+    assert any(rx.search("information marked as such at the time of disclosure") for rx in field.true_if)
