@@ -183,9 +183,10 @@ def _read_holder(
         # ("terminates upon any of the following: (a) breach …; (b) Consultant may terminate on notice")
         idx |= set(_passage_hits(ctx, clause.patterns))
     idx = {i for i in idx if not items[i].heading}
+    # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …")
+    listed = {i: ctx.text[slice(*ctx.passages.with_list(i))] for i in idx}
     if f.near:
-        # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …")
-        idx = {i for i in idx if _hits(f.near, ctx.text.__getitem__(slice(*ctx.passages.with_list(i))))}
+        idx = {i for i in idx if _hits(f.near, listed[i])}
     both, us, them = f.spec.values
     hits: list[HolderHit] = []
     others: list[HolderHit] = []
@@ -200,7 +201,7 @@ def _read_holder(
                 them=f.cues[them],
                 unless=f.unless,
                 near=f.near,
-                listed=ctx.text.__getitem__(slice(*ctx.passages.with_list(i))),
+                listed=listed[i],
                 others=others,
             )
         )

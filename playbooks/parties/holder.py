@@ -36,6 +36,11 @@ _MODAL = (
 _GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
 _SUBJECT_REACH = 90  # how far before the verb its subject may start
 _BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-wrapped line ends nothing
+_LIMB_END = re.compile(r"[.;]\s|\n\s*\n")  # where a right's own words end
+_CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
+_AGENT_BEFORE = re.compile(r"\s*(?:the\s+)?|.*\bby\s+(?:the\s+)?")  # what may stand before the agent
+_JOINED_AFTER = re.compile(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", re.IGNORECASE)
+_EITHER_WORD = re.compile(r"\beither\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +105,7 @@ def _subject_before(
         before = window[:a]
         if _JOINED.search(before):
             joined = [t for t in found if t[1] <= a]
-            if not joined or joined[-1][2] != side or re.search(r"\beither\b", before, re.IGNORECASE):
+            if not joined or joined[-1][2] != side or _EITHER_WORD.search(before):
                 side = BOTH
     return lo + cut + a, side
 
@@ -109,11 +114,11 @@ def _subject_after(
     seg: str, at: int, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
 ) -> tuple[int, str] | None:
     window = seg[at : at + 120]
-    stop = re.compile(r"[.;:]\s").search(window)
+    stop = _CLAUSE_END.search(window)
     window = window[: stop.start()] if stop else window
     found = _mentions(window, us, them)
     # the party right after the "by", or after a later "or by" ("by mutual agreement or by either party")
-    agents = [t for t in found if re.fullmatch(r"\s*(?:the\s+)?|.*\bby\s+(?:the\s+)?", window[: t[0]])]
+    agents = [t for t in found if _AGENT_BEFORE.fullmatch(window[: t[0]])]
     if not agents:
         return None
     sides = {t[2] for t in agents}
@@ -122,7 +127,7 @@ def _subject_after(
         side = BOTH
     else:
         rest = window[b:]
-        joined = re.match(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", rest, re.IGNORECASE)
+        joined = _JOINED_AFTER.match(rest)
         later = [t for t in found if joined and t[0] == b + joined.end()]
         if later and later[0][2] != side:
             side = BOTH
@@ -161,7 +166,7 @@ def find_holders(
             start = min(at, m.start())
             # the right's own words: its sentence or limb, conditions before the subject included
             opened = max((b.end() for b in _BOUNDARY.finditer(seg, 0, start)), default=0)
-            stop = re.compile(r"[.;]\s|\n\s*\n").search(seg, m.end())
+            stop = _LIMB_END.search(seg, m.end())
             own = seg[opened : stop.start() if stop else len(seg)]
             lead_in = ":" in own[m.end() - opened :]
             if near and not any(n.search(own) or (lead_in and n.search(listed)) for n in near):
