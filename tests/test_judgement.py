@@ -285,3 +285,42 @@ def test_a_partys_name_is_not_cut_at_the_and_inside_england_and_wales() -> None:
         ("Supplier", "NORTHWIND DATA LIMITED"),
         ("Customer", "CALDER FOODS LIMITED"),
     ]
+
+
+def test_a_defined_term_after_referred_to_as_with_a_colon_is_read() -> None:
+    text = (
+        'This Agreement is made between "Northwind Hosting AG", a company incorporated under the laws of '
+        'Switzerland, hereinafter referred to as: "NORTHWIND" and Calder Mobile B.V., a company incorporated '
+        'under the laws of the Netherlands, hereinafter referred to as: "Calder". WHEREAS NORTHWIND wishes to '
+        "use the network of Calder. NORTHWIND shall pay Calder the fees. Calder shall host NORTHWIND."
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("NORTHWIND", "Northwind Hosting AG"),
+        ("Calder", "Calder Mobile B.V."),
+    ]
+
+
+def test_an_english_preambles_unquoted_terms_name_the_parties() -> None:
+    text = (
+        "THIS AGREEMENT is made on 1 October 2019\n\nBETWEEN: (1) NORTHWIND 2005 LIMITED (registered number "
+        "01003653) whose registered office is at 1 High Street, London (the Company) (2) JANE SMITH (the "
+        "Executive).\n\nIT IS AGREED as follows: The Company shall employ the Executive. The Executive shall "
+        "serve the Company. The Company shall pay the Executive a salary."
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("Company", "NORTHWIND 2005 LIMITED"),
+        ("Executive", "JANE SMITH"),
+    ]
+
+
+def test_a_dashed_and_between_parties_starts_the_second_partys_name() -> None:
+    text = (
+        'B E T W E E N:\n  NORTHWIND COURIER LTD.    ("Northwind")    - and -    CALDER PARCELS LTD. a subsidiary '
+        'of Calder Inc.    ("Calder")\n\nWHEREAS Northwind and Calder wish to cooperate. Northwind shall '
+        "deliver. Calder shall collect."
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("Northwind", "NORTHWIND COURIER LTD."),
+        ("Calder", "CALDER PARCELS LTD."),
+    ]
+

@@ -8,22 +8,27 @@ from dataclasses import dataclass, field
 __all__ = ["Party", "read_parties"]
 
 # the preamble: from "between"/"BETWEEN:"/"by and among" to the recitals or the operative words
-_OPEN = re.compile(r"\b(?:by\s+and\s+(?:between|among)|between|among)\b\s*:?", re.IGNORECASE)
+_OPEN = re.compile(
+    r"\b(?:by\s+and\s+(?:between|among)|between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?", re.IGNORECASE
+)
 _CLOSE = re.compile(
     r"\b(?:WHEREAS|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|RECITALS|BACKGROUND|NOW,?\s+THEREFORE|IT\s+IS\s+(?:HEREBY\s+)?AGREED"
     r"|agree\s+as\s+follows|in\s+consideration\s+of)\b"
 )
 _QUOTE_OPEN = "\"“”'‘’`"
-# (the “Company”), ("HDI"), (each and both of them "Recipient"), hereinafter referred to as "Licensee"
+# (the “Company”), ("HDI"), (each and both of them "Recipient"), hereinafter referred to as "Licensee",
+# hereinafter referred to as: "T-Mobile", (the Company)
 _DEFINED = re.compile(
-    r"(?:\(\s*|here(?:in)?after\s+(?:(?:referred\s+to|called|known)\s+as\s+)?|herein\s+(?:called|referred\s+to\s+as)\s+)"
+    r"(?:\(\s*|here(?:in)?after\s+(?:(?:referred\s+to|called|known)\s+as\s*:?\s*)?|herein\s+(?:called|referred\s+to\s+as)\s*:?\s*)"
     r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|here(?:in)?after"
     r"(?:\s+(?:referred\s+to|called)\s+as)?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
     # a term starts with a capital, or in lower case with a capital or hyphen soon after ("i-on", "eBay")
     r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|[a-z](?=[a-z]{0,3}[A-Z\-]))[A-Za-z0-9.&/\- ]{0,40}?)"
     r"\s*[\"“”'‘’`]{1,2}"
     r"(?:\s+or\s+(?:the\s+)?[\"“”'‘’`]{1,2}(?P<alias>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)[\"“”'‘’`]{1,2})?"
-    r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\))"
+    r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\)"
+    # an English preamble's unquoted term: "(1) WPP 2005 LIMITED … (the Company) (2) JOHN ROGERS (the Executive)"
+    r"|(?<=\(the\s)(?P<plain>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*\))"
 )
 # a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
 _THING = re.compile(
@@ -125,12 +130,17 @@ def _name_before(text: str, at: int, floor: int) -> str:
     # the name starts after "between", a "(1)", a ";", or the "and" that closes the party before it — not
     # after the "and" inside "England and Wales"
     starts = (
-        r"\b(?:between|among|BETWEEN|AMONG)\b\s*:?|\(\d\)|;|\n\s*\n"
-        r"|[)”\",]\s*,?\s*(?:and|AND)\b|^\s*(?:and|AND)\b"
+        r"\b(?:between|among|BETWEEN|AMONG|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
+        r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
     )
     cut = max((m.end() for m in re.finditer(starts, seg)), default=0)
     name = seg[cut:].strip(" ,\n\t(")
-    name = re.split(r",\s*(?:a|an|the)\s|\s*,\s*(?:with|whose|having|located|of)\b", name)[0]
+    name = re.split(
+        r",\s*(?:a|an|the)\s|\s*,\s*(?:with|whose|having|located|of)\b|\s+\((?:registered|company)\b|\s+whose\s"
+        r"|\s+a\s+(?:subsidiary|division)\s+of\s",
+        name,
+    )[0]
+    name = name.strip(_QUOTE_OPEN + " ")
     return " ".join(name.split())[:120]
 
 
@@ -164,7 +174,7 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
     found: list[Party] = []
     seen: set[str] = set()
     for m in _DEFINED.finditer(text, lo, hi):
-        group = "term" if m.group("term") else "bare"
+        group = next(g for g in ("term", "bare", "plain") if m.group(g))
         term = m.group(group).strip(" .")
         if len(term) < 2 or term.lower() in _NOT_PARTIES or _THING.search(term):
             continue
