@@ -324,3 +324,24 @@ def test_a_dashed_and_between_parties_starts_the_second_partys_name() -> None:
         ("Calder", "CALDER PARCELS LTD."),
     ]
 
+
+def test_a_yes_no_the_clause_does_not_state_is_said_to_be_not_stated_not_shown_as_no() -> None:
+    """Roles unbound, an audit clause that speaks of 'either party': the claim may not print
+    'customer may audit: no (no wording found)' beside the weak link that says it is not stated."""
+    text = (
+        'COOPERATION AGREEMENT\n\nThis Agreement is made between Alpha Couriers Ltd. ("Alpha") and Beta '
+        'Parcels Ltd. ("Beta"). Alpha and Beta wish to cooperate.\n\n14. Audit\n\n14.1 Either Party may, on '
+        "thirty (30) days' notice, audit the records of the other Party relating to the charges under this "
+        "Agreement, during normal business hours.\n\n15. Governing Law\n\nThis Agreement is governed by the "
+        "laws of Ontario. Alpha shall pay Beta. Beta shall pay Alpha.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    unstated = [
+        f
+        for f in result.findings
+        if "the clause does not state" in " ".join(f.proposal.details.get("weak_links") or [])
+    ]
+    assert any(f.proposal.rule == "audit_rights" for f in unstated)
+    for f in unstated:
+        assert "(no wording found)" not in f.proposal.claim
+        assert "not stated" in f.proposal.claim

@@ -27,6 +27,7 @@ from playbooks.engine.decide import (
     _position_fields,
     _reads,
     _severity,
+    _unstated,
     _weak_links,
 )
 from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _referenced, _search_record
@@ -175,6 +176,7 @@ def _run_clause(
             return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
     extracted = {k: v.ev for k, v in values.items()}
     weak = _weak_links(ctx, clause, region, values, used)
+    unstated = _unstated(ctx, clause, values, used)
     if ctx.misfit and outcome == "unacceptable":
         weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
@@ -206,7 +208,7 @@ def _run_clause(
                 else "the position could not be checked"
             )
             why = f"{what}: {'; '.join(weak)}"
-        shown = _describe_values(used, values)
+        shown = _describe_values(used, values, unstated=unstated)
         claim = (
             f"{clause.title} {head}" + (f": {why}" if why else "") + (f" — {shown}" if shown else "") + "."
         )
@@ -216,7 +218,7 @@ def _run_clause(
         claim=claim,
         quotes=quotes,
         extracted=extracted,
-        reason=reason + (f"; values: {_describe_values(used, values)}" if used else ""),
+        reason=reason + (f"; values: {_describe_values(used, values, unstated=unstated)}" if used else ""),
         approval=pos.approval if (pos is not None and outcome == "fallback") else None,
         weak=weak,
         **base,

@@ -29,14 +29,20 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def _describe_values(names: Sequence[str], values: Mapping[str, _Value]) -> str:
+def _describe_values(
+    names: Sequence[str], values: Mapping[str, _Value], *, unstated: Sequence[str] = ()
+) -> str:
+    """The values a judgement used, each with the words it was read from; a yes/no the clause does not
+    state (`unstated`, a weak link of the finding) is said to be not stated, never shown as "no"."""
     parts = []
     for n in dict.fromkeys(names):
         v = values.get(n)
         if v is None:
             continue
         name = n.replace("_", " ")
-        if v.inferred:
+        if n in unstated:
+            parts.append(f"{name}: not stated")
+        elif v.inferred:
             parts.append(f"{name}: {_show(v.ev.value)} (no wording found)")
         else:
             parts.append(f"{name}: {_show(v.ev.value)} (“{_short(v.ev.text)}”)")
@@ -153,6 +159,22 @@ def _silent_everywhere(ctx: _Context, f: CompiledField) -> bool:
     return not any(ctx.scanner.passages_matching(rx) for rx in f.true_if)
 
 
+def _unstated(
+    ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]
+) -> list[str]:
+    """The yes/no fields a judgement used that were defaulted from the clause's silence, where the silence
+    is not the whole contract's (see `_weak_links`)."""
+    bools = {f.name: f for f in clause.fields if f.spec.type == "bool"}
+    return [
+        n
+        for n in dict.fromkeys(used)
+        if n in bools
+        and (v := values.get(n)) is not None
+        and v.inferred
+        and not _silent_everywhere(ctx, bools[n])
+    ]
+
+
 def _weak_links(
     ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
 ) -> tuple[str, ...]:
@@ -164,15 +186,7 @@ def _weak_links(
     # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
     # do not depend on who is who, where a narrow pattern could miss the parties' own names). A list the
     # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
-    bools = {f.name: f for f in clause.fields if f.spec.type == "bool"}
-    inferred = [
-        n
-        for n in dict.fromkeys(used)
-        if n in bools
-        and (v := values.get(n)) is not None
-        and v.inferred
-        and not _silent_everywhere(ctx, bools[n])
-    ]
+    inferred = _unstated(ctx, clause, values, used)
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
     loc = ctx.locations.get(clause.id)
