@@ -491,6 +491,18 @@ UNBOUND_ROLES: Mapping[str, str] = {
 }
 
 
+#: a subject that names each party ("either Party may audit", "a Party shall not solicit", "each Party
+#: warrants", "shall permit the other Party to inspect"): what it says holds of us and of them alike
+MUTUAL_PARTY = (
+    r"(?:\b(?:either|each|any)\s+(?:of\s+the\s+)?part(?:y|ies)(?!\s+(?:hereto\s+)?other\s+than)"
+    r"|\ba\s+party(?!\s+to\b)|\bthe\s+other\s+party)"
+)
+#: where `{us}`/`{them}` also stand for a mutual subject: where the words say something holds of a side
+#: (locating the clause, its hints, a yes/no's "yes" words). Not in `false_if`, `exclude` or the cues of an
+#: enum or holder value: "each Party's liability" is no evidence that only the supplier's is capped.
+_MUTUAL_AT = frozenset({"patterns", "hints", "true_if"})
+
+
 class _Risky(Exception):
     """A pattern `backtracking_risk` refuses (its message says why)."""
 
@@ -536,7 +548,10 @@ def _compile(
     def rx(pattern: str, loc: tuple[str | int, ...], *, literal: bool = False) -> re.Pattern[str]:
         if "{us}" in pattern or "{them}" in pattern:
             templated[0] = True
-            pattern = pattern.replace("{us}", bound["us"]).replace("{them}", bound["them"])
+            us, them = bound["us"], bound["them"]
+            if len(loc) >= 2 and loc[-2] in _MUTUAL_AT:
+                us, them = f"(?:{us}|{MUTUAL_PARTY})", f"(?:{them}|{MUTUAL_PARTY})"
+            pattern = pattern.replace("{us}", us).replace("{them}", them)
         try:
             compiled = _regex(pattern, literal)
         except re.error as exc:

@@ -291,8 +291,8 @@ def test_a_defined_term_after_referred_to_as_with_a_colon_is_read() -> None:
     text = (
         'This Agreement is made between "Northwind Hosting AG", a company incorporated under the laws of '
         'Switzerland, hereinafter referred to as: "NORTHWIND" and Calder Mobile B.V., a company incorporated '
-        'under the laws of the Netherlands, hereinafter referred to as: "Calder". WHEREAS NORTHWIND wishes to '
-        "use the network of Calder. NORTHWIND shall pay Calder the fees. Calder shall host NORTHWIND."
+        'under the laws of the Netherlands, hereinafter referred to as: "Calder". WHEREAS NORTHWIND wishes '
+        "to use the network of Calder. NORTHWIND shall pay Calder the fees. Calder shall host NORTHWIND."
     )
     assert [(p.defined_as, p.name) for p in read_parties(text)] == [
         ("NORTHWIND", "Northwind Hosting AG"),
@@ -315,9 +315,9 @@ def test_an_english_preambles_unquoted_terms_name_the_parties() -> None:
 
 def test_a_dashed_and_between_parties_starts_the_second_partys_name() -> None:
     text = (
-        'B E T W E E N:\n  NORTHWIND COURIER LTD.    ("Northwind")    - and -    CALDER PARCELS LTD. a subsidiary '
-        'of Calder Inc.    ("Calder")\n\nWHEREAS Northwind and Calder wish to cooperate. Northwind shall '
-        "deliver. Calder shall collect."
+        'B E T W E E N:\n  NORTHWIND COURIER LTD.    ("Northwind")    - and -    CALDER PARCELS LTD. a '
+        'subsidiary of Calder Inc.    ("Calder")\n\nWHEREAS Northwind and Calder wish to cooperate. '
+        "Northwind shall deliver. Calder shall collect."
     )
     assert [(p.defined_as, p.name) for p in read_parties(text)] == [
         ("Northwind", "NORTHWIND COURIER LTD."),
@@ -345,3 +345,23 @@ def test_a_yes_no_the_clause_does_not_state_is_said_to_be_not_stated_not_shown_a
     for f in unstated:
         assert "(no wording found)" not in f.proposal.claim
         assert "not stated" in f.proposal.claim
+
+
+def test_a_mutual_subject_says_what_holds_of_each_side() -> None:
+    """'A Party shall not … solicit' binds us as well as them, and 'either Party may audit' gives us the
+    right: a mutual subject is read as each party, in a clause's locating words and its "yes" words."""
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is made between Alpha Buyer Inc. ("Alpha") and Beta Works '
+        'LLC ("Beta"). Beta shall provide the services to Alpha. Alpha shall pay Beta the fees within thirty '
+        "(30) days of invoice.\n\n20.5 Non-solicitation. Without the prior written consent of the other "
+        "Party, a Party shall not, during the term and for two (2) years after it, solicit or employ any "
+        "employee of the other Party.\n\n21. Audit. Either Party "
+        "may, on thirty (30) days' notice, audit the records of the other Party relating to the fees.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"), we="Alpha")
+    assert result.roles is not None and result.roles.resolved
+    by_rule = {f.proposal.rule: f for f in result.findings}
+    solicit = by_rule["non_solicitation"].proposal
+    assert solicit.details["extracted"]["binds_customer"]["value"] is True, solicit.claim
+    audit = by_rule["audit_rights"].proposal
+    assert audit.details["extracted"]["customer_may_audit"]["value"] is True, audit.claim

@@ -27,7 +27,8 @@ _DEFINED = re.compile(
     r"\s*[\"“”'‘’`]{1,2}"
     r"(?:\s+or\s+(?:the\s+)?[\"“”'‘’`]{1,2}(?P<alias>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)[\"“”'‘’`]{1,2})?"
     r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\)"
-    # an English preamble's unquoted term: "(1) WPP 2005 LIMITED … (the Company) (2) JOHN ROGERS (the Executive)"
+    # an English preamble's unquoted term: "(1) WPP 2005 LIMITED … (the Company) (2) JOHN ROGERS (the
+    # Executive)"
     r"|(?<=\(the\s)(?P<plain>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*\))"
 )
 # a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
