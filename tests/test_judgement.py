@@ -365,3 +365,18 @@ def test_a_mutual_subject_says_what_holds_of_each_side() -> None:
     assert solicit.details["extracted"]["binds_customer"]["value"] is True, solicit.claim
     audit = by_rule["audit_rights"].proposal
     assert audit.details["extracted"]["customer_may_audit"]["value"] is True, audit.claim
+
+
+def test_a_value_beside_a_redaction_is_not_concluded() -> None:
+    """A filed copy with the cap's amount removed ("up to a maximum of *** … in any period of 12 calendar
+    months"): the twelve months are not a cap of twelve months' fees, and no position is concluded."""
+    text = (
+        "SERVICES AGREEMENT\n\nThis Agreement is made between Alpha Buyer Inc. (\"Alpha\") and Beta Works "
+        'LLC ("Beta"). Beta shall provide the services to Alpha. Alpha shall pay Beta the fees.\n\n12. '
+        "Limitation of Liability\n\n12.1 The total liability of either Party for damages shall be limited to "
+        "a maximum of *** for all events in any period of twelve (12) months.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"), we="Alpha")
+    cap = next(f for f in result.findings if f.proposal.rule == "limitation_of_liability").proposal
+    assert cap.details["outcome"] == "needs_review", cap.claim
+    assert any("redacted in this copy" in w for w in cap.details.get("weak_links") or []), cap.details

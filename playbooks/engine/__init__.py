@@ -26,6 +26,7 @@ from playbooks.engine.decide import (
     _judge,
     _position_fields,
     _reads,
+    _redacted,
     _severity,
     _unstated,
     _weak_links,
@@ -186,6 +187,10 @@ def _run_clause(
         pos = None
     elif ctx.roles_unresolved and clause.role_dependent and outcome in ("standard", "fallback"):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
+        pos = None
+    elif outcome in ("standard", "fallback") and (hidden := _redacted(ctx, clause, values, used)) is not None:
+        # a position is no firmer than the words it rests on: here some of them were removed from the copy
+        outcome, reason = "needs_review", f"{reason}; not concluded because {hidden}"
         pos = None
     quotes = _quotes(ctx, region.anchor, values, used)
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}

@@ -159,6 +159,37 @@ def _silent_everywhere(ctx: _Context, f: CompiledField) -> bool:
     return not any(ctx.scanner.passages_matching(rx) for rx in f.true_if)
 
 
+#: a redaction mark in a filed copy: "[***]", "[*]", "***", "[REDACTED]"
+_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}|\[\s*redacted\b[^\]\n]{0,60}\]", re.IGNORECASE)
+#: how near a value's words a redaction must be to put the value in doubt
+_REDACTION_REACH = 80
+
+
+#: the kinds of value a redaction can stand in for (an amount, a period, a rate, a date)
+_REDACTABLE = frozenset({"money", "duration", "percent", "date"})
+
+
+def _redacted(
+    ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]
+) -> str | None:
+    """A weak link when words right beside an amount, period, rate or date the judgement used are redacted
+    in this copy ("up to a maximum of *** … in any period of 12 calendar months"): what was removed may be
+    the value itself."""
+    kinds = {f.name: f.spec.type for f in clause.fields}
+    for n in dict.fromkeys(used):
+        v = values.get(n)
+        if v is None or v.inferred or kinds.get(n) not in _REDACTABLE:
+            continue
+        lo, hi = max(0, v.ev.start - _REDACTION_REACH), min(len(ctx.text), v.ev.end + _REDACTION_REACH)
+        m = _REDACTION.search(ctx.text, lo, hi)
+        if m:
+            return (
+                f"words beside {n.replace('_', ' ')} are redacted in this copy (“{m.group(0)}”): what was "
+                "removed may change it"
+            )
+    return None
+
+
 def _unstated(
     ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]
 ) -> list[str]:
@@ -186,6 +217,9 @@ def _weak_links(
     # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
     # do not depend on who is who, where a narrow pattern could miss the parties' own names). A list the
     # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
+    redacted = _redacted(ctx, clause, values, used)
+    if redacted:
+        weak.append(redacted)
     inferred = _unstated(ctx, clause, values, used)
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
