@@ -371,7 +371,7 @@ def test_a_value_beside_a_redaction_is_not_concluded() -> None:
     """A filed copy with the cap's amount removed ("up to a maximum of *** … in any period of 12 calendar
     months"): the twelve months are not a cap of twelve months' fees, and no position is concluded."""
     text = (
-        "SERVICES AGREEMENT\n\nThis Agreement is made between Alpha Buyer Inc. (\"Alpha\") and Beta Works "
+        'SERVICES AGREEMENT\n\nThis Agreement is made between Alpha Buyer Inc. ("Alpha") and Beta Works '
         'LLC ("Beta"). Beta shall provide the services to Alpha. Alpha shall pay Beta the fees.\n\n12. '
         "Limitation of Liability\n\n12.1 The total liability of either Party for damages shall be limited to "
         "a maximum of *** for all events in any period of twelve (12) months.\n"
@@ -380,3 +380,22 @@ def test_a_value_beside_a_redaction_is_not_concluded() -> None:
     cap = next(f for f in result.findings if f.proposal.rule == "limitation_of_liability").proposal
     assert cap.details["outcome"] == "needs_review", cap.claim
     assert any("redacted in this copy" in w for w in cap.details.get("weak_links") or []), cap.details
+
+
+def test_terms_a_preamble_defines_that_name_no_party_are_not_parties() -> None:
+    """A statute, a right granted or a recital's subject defined beside the parties is no party; a numbered
+    list of parties still names them."""
+    text = (
+        'This Endorsement Agreement is made between Alpha Wellness, Inc. ("ALPHA") and Jane Brightwater '
+        '("Talent"), under which ALPHA may use the name and likeness of Talent (the "Talent Attributes") '
+        'as the Investment Company Act of 1940 (the "Act") allows.\n\nWHEREAS ALPHA sells vitamins.\n\n'
+        "ALPHA shall pay Talent the fees. Talent shall appear at two events. ALPHA may use the Talent "
+        "Attributes. The Act governs. The Act applies. The Talent Attributes are licensed.\n"
+    )
+    assert [p.defined_as for p in read_parties(text)] == ["ALPHA", "Talent"]
+    listed = (
+        'AGREEMENT between:\n1. Northwind Data Corp. ("Northwind"), and\n2. Calder Science Limited a company '
+        'registered in England ("Calder").\n\nNorthwind shall host. Calder shall pay. Northwind shall '
+        "report. Calder shall audit.\n"
+    )
+    assert [p.defined_as for p in read_parties(listed)] == ["Northwind", "Calder"]

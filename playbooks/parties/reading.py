@@ -35,7 +35,8 @@ _DEFINED = re.compile(
 _THING = re.compile(
     r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
     r"materials|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
-    r"transactions?|assets|representatives|nda|purpose)$",
+    r"transactions?|assets|representatives|nda|purpose|websites?|content|programs?|programmes?|equipment|lease|"
+    r"attributes|territories|placements|sessions|securities|debentures|stock|shares|options?|guarantee)$",
     re.IGNORECASE,
 )
 # defined terms in a preamble that are not parties
@@ -81,6 +82,11 @@ _NOT_PARTIES = {
     "trademarks",
     "marks",
     "licensed marks",
+    # statutes and codes named in a preamble ("the Investment Company Act of 1940 (the “Act”)")
+    "act",
+    "exchange act",
+    "securities act",
+    "code",
 }
 
 
@@ -131,7 +137,7 @@ def _name_before(text: str, at: int, floor: int) -> str:
     # the name starts after "between", a "(1)", a ";", or the "and" that closes the party before it — not
     # after the "and" inside "England and Wales"
     starts = (
-        r"\b(?:between|among|BETWEEN|AMONG|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
+        r"\b(?i:between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
     )
     cut = max((m.end() for m in re.finditer(starts, seg)), default=0)
@@ -152,12 +158,43 @@ def _count(text: str, term: str) -> int:
 
 
 def read_parties(text: str) -> list[Party]:
-    """The parties introduced in the preamble, in order, each with its defined term; [] when none is found."""
+    """The parties introduced in the preamble, in order, each with its defined term; [] when none is found.
+
+    Where at least two terms remain, a term whose "name" is a recital's or the body's words ("WHEREAS …",
+    "3. Grant. During the Term …", "TKCI shall establish a wholly-owned subsidiary") is a thing the preamble
+    defines, not a party ("Talent Attributes", "Holding Company")."""
     for lo, hi in _windows(text):
         found = _in_window(text, lo, hi)
         if len(found) >= 2:
-            return found
-    return found
+            break
+    kept = [p for p in found if not _not_a_name(p.name) or _acts(text, p.defined_as)]
+    return kept if 2 <= len(kept) < len(found) else found
+
+
+_NOT_A_NAME = re.compile(
+    r"^(?:[^A-Z]*$|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|(?:AND\s+)?WHEREAS\b[\s,]*(?:$|[a-z])|NOW\b|The\s+Parties\b)"
+    r"|\b(?:shall|will|agrees?|wish(?:es)?)\s|\bis\s+(?:the|a|an)\s"
+)
+
+
+def _acts(text: str, term: str) -> bool:
+    """Whether the contract makes `term` the subject of its duties and rights, as it does a party
+    ("the Executive shall", "Executive may") — at least twice."""
+    rx = re.compile(r"(?<![A-Za-z])" + re.escape(term) + r"\s+(?:shall|will|may|must|agrees|hereby)\b")
+    return len(rx.findall(text)) >= 2
+
+
+# a legal entity's form: a numbered list of parties ("1. HealthGate Data Corp.") names them
+_ENTITY = re.compile(
+    r"\b(?:Inc|Corp|Corporation|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|plc|PLC|GmbH|AG|S\.A|B\.V|N\.V|A/S|AB|"
+    r"Pty|S\.p\.A|S\.r\.l)\b"
+)
+
+
+def _not_a_name(name: str) -> bool:
+    """Whether the words read as a party's name are no name but a recital's or the body's words."""
+    m = _NOT_A_NAME.search(name)
+    return m is not None and not (m.group(0)[:1].isdigit() and _ENTITY.search(name))
 
 
 # a term defined inside another term's definition ('“Agency Affiliate” means … the Agency's parent (“Owner”)',
