@@ -73,8 +73,10 @@ _LETTER_DOT = re.compile(r"(?P<label>(?P<num>[A-Z]|[a-z]|[IVX]{1,5})\.)(?=[^\S\n
 _TOC_LEADER = re.compile(r"(?:\.[^\S\n]?){4,}|…{2,}|_{4,}")
 _TOC_TAIL = re.compile(r"(?:[^\S\n]{2,}|\t)(?:\d{1,4}|[ivxlc]{1,6})[^\S\n]*$")
 _NEXT_WORD = re.compile(r"(?:[^\S\n]|[:.\-–—])*(?P<word>[^\s]*)")
-_SOFT_START = re.compile(r"(?<=[.;:)\]\"”’0-9])[^\S\n]{3,}(?=[(\dA-Z§])")
+# a sentence end, then 3+ spaces, then a label (the end is where the label starts)
+_SOFT_START = re.compile(r"[.;:)\]\"”’0-9][^\S\n]{3,}(?=[(\dA-Z§])")
 _BLANKS = re.compile(r"[^\S\n]*")
+_SENTENCE_BREAK = re.compile(r"[.;:]\s+\S")
 
 #: Words that follow a number that was wrapped onto a line of its own ("30\ndays"), not a clause label.
 _UNIT_WORDS = frozenset(
@@ -255,15 +257,41 @@ def _letters(p: int, label: str, num: str, rest: int, lo: str, up: str, rlo: str
     return None
 
 
+#: What a label can start with: every character `_match_label` can accept at a line start. A line that
+#: begins any other way ("the Supplier shall …", "$1,000", "“Fees” means") is no candidate, so the scan
+#: never visits it — most lines of a contract are wrapped prose.
+_LABEL_HEAD = (
+    r"[\d(§]|(?:ARTICLE|Article|SECTION|Section|SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex"
+    r"|APPENDIX|Appendix|ATTACHMENT|Attachment)|[a-z]\)|[A-Za-z]\.|[IVX]{1,5}\."
+)
+# After a newline (a literal first character, which the regex engine scans for quickly), or at offset 0.
+_LABEL_LINE = re.compile(rf"\n[^\S\n]*(?={_LABEL_HEAD})")
+_LABEL_FIRST = re.compile(rf"[^\S\n]*(?={_LABEL_HEAD})")
+_LABEL_AT = re.compile(_LABEL_HEAD)
+
+
 def _line_starts(text: str) -> list[int]:
-    """Offsets of the first non-blank character of every line, plus soft starts in flattened text."""
-    starts = []
-    for m in re.finditer(r"(?m)^[^\S\n]*(?=\S)", text):
-        starts.append(m.end())
-    soft = [m.end() for m in _SOFT_START.finditer(text)]
+    """Where a label may stand: the first non-blank character of every line, and the soft starts of text
+    flattened by a PDF conversion, at which a label can begin (`_LABEL_HEAD`). One pass of each regex;
+    `tests/test_sections_scan.py` holds the result to the scan of every line it replaced."""
+    first = _LABEL_FIRST.match(text)
+    starts = [first.end()] if first else []
+    starts.extend(m.end() for m in _LABEL_LINE.finditer(text))
+    soft = [m.end() for m in _SOFT_START.finditer(text) if _LABEL_AT.match(text, m.end())]
     if soft:
         starts = sorted(set(starts).union(soft))
     return starts
+
+
+def _toc_leader(line: str) -> bool:
+    """`_TOC_LEADER` in `line`; its regex runs only where the characters it needs are there."""
+    return (line.count(".") >= 4 or "……" in line or "____" in line) and bool(_TOC_LEADER.search(line))
+
+
+def _toc_tail(line: str) -> bool:
+    """`_TOC_TAIL` in `line` (one line, no newline): only a line ending in a digit or a roman letter."""
+    tail = line.rstrip()  # the same whitespace as the regex's \s
+    return bool(tail) and (tail[-1].isdecimal() or tail[-1] in "ivxlc") and bool(_TOC_TAIL.search(line))
 
 
 def _candidates(text: str, skip: Sequence[tuple[int, int]]) -> list[_Cand]:
@@ -283,13 +311,13 @@ def _candidates(text: str, skip: Sequence[tuple[int, int]]) -> list[_Cand]:
             continue
         line_end = text.find("\n", p, p + 200)
         line = text[p : line_end if line_end != -1 else min(len(text), p + 200)]
-        if _TOC_LEADER.search(line):
+        if _toc_leader(line):
             continue  # dot leaders: a contents line (only the first 200 characters of a line are read)
         if (
             (line_end != -1 or p + 200 >= len(text))
             and len(line) < 120
-            and _TOC_TAIL.search(line)
-            and not re.search(r"[.;:]\s+\S", line[:-6])
+            and _toc_tail(line)
+            and not _SENTENCE_BREAK.search(line[:-6])
         ):
             continue  # "5. Term        7": a short line ending in a page number
         cand = _match_label(text, p, line)
@@ -316,6 +344,7 @@ def _drop_contents(text: str, cands: list[_Cand]) -> list[_Cand]:
     ]
     drop: set[int] = set()
     run: list[int] = []
+    last = {(c.family, c.parts): i for i, c in enumerate(cands)}  # where each label occurs last
 
     def short(i: int) -> bool:
         nxt = cands[i + 1].start if i + 1 < len(cands) else len(text)
@@ -332,8 +361,7 @@ def _drop_contents(text: str, cands: list[_Cand]) -> list[_Cand]:
         ):
             drop.update(annex)  # ... when the body's own "1." or "ARTICLE I" comes after the list
         if len(run) >= 3:
-            later = {(cands[j].family, cands[j].parts) for j in range(run[-1] + 1, len(cands))}
-            again = [i for i in run if (cands[i].family, cands[i].parts) in later]
+            again = [i for i in run if last[(cands[i].family, cands[i].parts)] > run[-1]]
             if len(again) >= 0.6 * len(run):
                 drop.update(again)  # the contents lines; a real heading caught in the run stays
         run.clear()
@@ -438,7 +466,7 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
 
 def _titleish(s: str) -> bool:
     """'LIMITATION OF LIABILITY', 'Limitation of Liability', 'Term' — not 'The Supplier shall pay'."""
-    if re.search(r"[.;:]\s+\S", s):
+    if _SENTENCE_BREAK.search(s):
         return False
     words = _WORDS.findall(s)
     if not words or len(words) > 12:
