@@ -399,3 +399,20 @@ def test_terms_a_preamble_defines_that_name_no_party_are_not_parties() -> None:
         "report. Calder shall audit.\n"
     )
     assert [p.defined_as for p in read_parties(listed)] == ["Northwind", "Calder"]
+
+
+def test_a_clause_binding_each_party_alike_is_judged_whoever_is_us() -> None:
+    """Roles unresolved in a cooperation agreement: 'Either Party may audit the records of the other Party'
+    gives a verdict that holds for either side, so who is us is not a weak link of it."""
+    text = (
+        'COOPERATION AGREEMENT\n\nThis Agreement is made between Alpha Couriers Ltd. ("Alpha") and Beta '
+        'Parcels Ltd. ("Beta"). Alpha and Beta wish to cooperate.\n\n14. Audit\n\n14.1 Either Party may '
+        "audit the records of the other Party relating to the charges under this Agreement.\n\n15. Governing "
+        "Law\n\nThis Agreement is governed by the laws of Ontario. Alpha shall pay Beta. Beta shall pay "
+        "Alpha.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert result.roles is not None and not result.roles.resolved
+    audit = next(f for f in result.findings if f.proposal.rule == "audit_rights").proposal
+    assert audit.details["outcome"] in ("standard", "fallback"), audit.claim
+    assert not any("who is us" in w for w in audit.details.get("weak_links") or [])

@@ -28,6 +28,7 @@ from playbooks.engine.decide import (
     _reads,
     _redacted,
     _severity,
+    _sides_do_not_matter,
     _unstated,
     _weak_links,
 )
@@ -185,7 +186,12 @@ def _run_clause(
         # a red line is earned only when every link holds: otherwise the reader is told what to check
         outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
         pos = None
-    elif ctx.roles_unresolved and clause.role_dependent and outcome in ("standard", "fallback"):
+    elif (
+        ctx.roles_unresolved
+        and clause.role_dependent
+        and outcome in ("standard", "fallback")
+        and not _sides_do_not_matter(clause, values, used)
+    ):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
         pos = None
     elif outcome in ("standard", "fallback") and (hidden := _redacted(ctx, clause, values, used)) is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
 from playbooks.predicates import Compare, Predicate, evaluate
-from playbooks.schema import CompiledClause, CompiledField, CompiledPosition
+from playbooks.schema import MUTUAL_PARTY, CompiledClause, CompiledField, CompiledPosition
 
 
 def _fields_of(pred: Predicate) -> list[str]:
@@ -190,6 +190,30 @@ def _redacted(
     return None
 
 
+#: words that bind each party alike: a mutual subject, or "neither Party" (which binds both)
+_MUTUAL = re.compile(MUTUAL_PARTY + r"|\bneither\s+(?:party|of\s+the\s+parties)\b", re.IGNORECASE)
+
+
+def _speaks_of_sides(f: CompiledField) -> bool:
+    """Whether a field's words name a side ({us} or {them}): its reading depends on who is who."""
+    spec = f.spec
+    words = [*spec.true_if, *spec.false_if, *(p for ps in spec.cues.values() for p in ps)]
+    return spec.type == "holder" or any("{us}" in w or "{them}" in w for w in words)
+
+
+def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]) -> bool:
+    """Whether the judgement holds whoever is us: every value it used that depends on the sides was read
+    from words that bind each party alike ("Either Party may audit the records of the other Party")."""
+    sided = [f.name for f in clause.fields if f.name in used and _speaks_of_sides(f)]
+    if not sided:
+        return False
+    for n in sided:
+        v = values.get(n)
+        if v is None or v.inferred or not _MUTUAL.search(v.ev.text):
+            return False
+    return True
+
+
 def _unstated(
     ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]
 ) -> list[str]:
@@ -211,7 +235,7 @@ def _weak_links(
 ) -> tuple[str, ...]:
     """The links of this judgement that do not hold, each said as a reader would check it."""
     weak: list[str] = []
-    if ctx.roles_unresolved and clause.role_dependent:
+    if ctx.roles_unresolved and clause.role_dependent and not _sides_do_not_matter(clause, values, used):
         weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")
     # a yes/no read from silence ("no wording found") is not a reading — unless the silence is the whole
     # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
