@@ -1,0 +1,210 @@
+"""Classes of wrong reading found when NDAs nobody had read were audited (issue 11), each a synthetic text.
+
+Every text here is written for the test: it has the shape of the drafting that was misread (a list of
+lettered undertakings, a definition whose limbs are alternatives, a carve-out for trade secrets only, a
+need-to-know rule in a sentence of its own), never a contract's own words. A test states what a lawyer
+reads: the outcome, the value and, where the error was the clause cited, the words the finding quotes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from playbooks import load_playbook
+from playbooks.engine import run_playbook
+from playbooks.library import document_from_text
+from playbooks.outcome import ClauseOutcome
+from playbooks.schema import Playbook
+
+
+@lru_cache(maxsize=1)
+def _playbook() -> Playbook:
+    return load_playbook("nda-recipient")
+
+
+def _rule(text: str, rule: str) -> ClauseOutcome:
+    got = [o for o in run_playbook(document_from_text(text), _playbook()) if o.rule == rule]
+    assert got, f"{rule}: no outcome"
+    return got[0]
+
+
+def _value(o: ClauseOutcome, field: str) -> object:
+    ev = o.extracted.get(field)
+    return ev.value if ev is not None else None
+
+
+def _quoted(o: ClauseOutcome) -> str:
+    return " ".join(q.text for q in o.quotes)
+
+
+# ------------------------------------------------------------------ oral information confirmed in writing
+def test_oral_information_identified_in_a_writing_within_days_is_written_confirmation() -> None:
+    # the confirmation is worded as an identification "in a writing within N days", or a summary "in
+    # tangible form": either way oral information is protected only once it is written down
+    for limb in (
+        "if disclosed orally or by demonstration, is designated as confidential in a writing delivered "
+        "within fifteen (15) days of the meeting",
+        "if communicated orally, is identified as confidential when disclosed and later summarized in "
+        "tangible form marked as such within twenty (20) days",
+        "if disclosed verbally, is identified as confidential at that time and confirmed in a writing to the "
+        "Recipient within thirty (30) days",
+    ):
+        text = (
+            '1. "Confidential Information" means information the Discloser provides to the Recipient that '
+            f"(a) if in documents, bears a legend marking it as confidential, or (b) {limb}.\n"
+        )
+        o = _rule(text, "oral_information")
+        assert (o.outcome, _value(o, "written_confirmation")) == ("standard", True), limb
+
+
+def test_oral_information_in_any_form_is_still_no_written_confirmation() -> None:
+    text = (
+        '1. "Confidential Information" means information marked as confidential, whether it is disclosed in '
+        "writing or orally.\n"
+    )
+    o = _rule(text, "oral_information")
+    assert o.outcome == "fallback" and _value(o, "written_confirmation") is not True
+
+
+# ------------------------------------------------------------------ a value from another limb of a list
+def test_copying_banned_in_its_own_limb_is_not_the_consent_of_the_limb_before() -> None:
+    text = (
+        "2. The Recipient undertakes (a) to keep the Discloser's Confidential Information secret, (b) not to "
+        "pass any of it on to any other person without the Discloser's prior written approval, (c) not to "
+        "use it except to assess the proposed venture, and (d) not to copy or decompile any of it.\n"
+    )
+    o = _rule(text, "copies")
+    assert (o.outcome, _value(o, "copying")) == ("fallback", "prohibited")
+    assert "not to copy" in _quoted(o)
+
+
+def test_copying_with_consent_in_the_same_limb_is_still_consent() -> None:
+    text = (
+        "2. The Recipient undertakes (a) to keep the Discloser's Confidential Information secret, (b) not to "
+        "use it except to assess the proposed venture, and (c) not to copy any of it without the Discloser's "
+        "prior written approval.\n"
+    )
+    o = _rule(text, "copies")
+    assert (o.outcome, _value(o, "copying")) == ("fallback", "consent_needed")
+
+
+# ------------------------------------------------------------------ need to know, in a sentence of its own
+def test_need_to_know_in_its_own_sentence_is_read_where_sharing_was_located_at_a_definition() -> None:
+    text = (
+        'The Recipient and its officers, employees, agents and advisers (together, "Representatives") '
+        "acknowledge that the Discloser may disclose Confidential Information to it.\n\n"
+        "2. The Recipient shall not disclose the Confidential Information to any third party, other than to "
+        "its Representatives. Each employee who is given access to the Confidential Information shall have a "
+        "genuine need to know it and shall be bound by duties of confidence no less strict than these.\n"
+    )
+    o = _rule(text, "sharing_employees")
+    assert (o.outcome, _value(o, "need_to_know")) == ("standard", True)
+    assert "need to know" in _quoted(o)
+
+
+# ------------------------------------------------------------------ a clause that is something else
+def test_no_third_party_beneficiaries_is_no_no_licence_clause() -> None:
+    text = (
+        "2. Nothing in this Agreement shall be construed as granting by one party to the other any licence "
+        "or other right in or to the information disclosed.\n\n"
+        "16. Nothing in this Agreement is intended to confer any rights or remedies on any third party.\n"
+    )
+    o = _rule(text, "no_licence")
+    assert o.outcome == "standard"
+    assert "licence" in _quoted(o) and "third party" not in _quoted(o)
+
+
+def test_a_third_party_beneficiaries_clause_alone_is_no_statement_about_licences() -> None:
+    text = "16. Nothing in this Agreement is intended to confer any rights or remedies on any third party.\n"
+    assert _rule(text, "no_licence").outcome == "not_applicable"
+
+
+# ------------------------------------------------------------------ return, and destruction of our notes only
+def test_information_returned_and_only_our_notes_destroyed_is_no_option_to_destroy() -> None:
+    text = (
+        "7. On the Discloser's request, the Recipient shall promptly hand back to the Discloser all "
+        "Confidential Information and copies of it in its control, and shall destroy all notes and analyses "
+        "it has prepared from the Confidential Information and certify that destruction.\n"
+    )
+    o = _rule(text, "return_or_destroy")
+    assert (o.outcome, _value(o, "destroy_option")) == ("fallback", False)
+
+
+def test_destruction_only_with_the_disclosers_permission_is_no_option_to_destroy() -> None:
+    text = (
+        "5. On the written request of the Discloser the Recipient shall return all Confidential Information "
+        "or, with the written permission of the Discloser, effect its destruction.\n"
+    )
+    o = _rule(text, "return_or_destroy")
+    assert (o.outcome, _value(o, "destroy_option")) == ("fallback", False)
+
+
+def test_return_or_destroy_and_destroy_notes_keeps_the_option() -> None:
+    text = (
+        "7. On the Discloser's request, the Recipient shall return or destroy all Confidential Information, "
+        "and shall destroy all notes prepared from it.\n"
+    )
+    o = _rule(text, "return_or_destroy")
+    assert (o.outcome, _value(o, "destroy_option")) == ("standard", True)
+
+
+# ------------------------------------------------------------------ an unlimited term for trade secrets only
+def test_an_unlimited_term_for_trade_secrets_only_is_not_an_unlimited_term() -> None:
+    text = (
+        "14. The obligations of each party shall continue for two (2) years after this Agreement ends. The "
+        "duty to protect Confidential Information shall however last indefinitely as to information that "
+        "constitutes a trade secret under applicable law.\n"
+    )
+    o = _rule(text, "confidentiality_term")
+    assert (o.outcome, _value(o, "indefinite"), _value(o, "term_years")) == ("standard", False, 2)
+
+
+def test_an_unlimited_term_for_trade_secrets_and_all_else_is_unlimited() -> None:
+    text = (
+        "14. The obligations with respect to trade secrets and all other Confidential Information shall "
+        "continue indefinitely.\n"
+    )
+    o = _rule(text, "confidentiality_term")
+    assert (o.outcome, _value(o, "indefinite")) == ("fallback", True)
+
+
+# ------------------------------------------------------------------ carve-outs judged on what we knew
+def test_a_source_we_do_not_know_to_be_bound_is_a_knowledge_qualifier() -> None:
+    text = (
+        "3. Confidential Information does not include information that the Recipient obtains from a source "
+        "other than the Discloser, which source the Recipient does not know to be bound by a duty of "
+        "confidence to the Discloser.\n"
+    )
+    o = _rule(text, "third_party_source")
+    assert (o.outcome, _value(o, "knowledge_qualifier")) == ("standard", True)
+
+
+# ------------------------------------------------------------------ what compels a disclosure
+def test_a_carve_out_for_court_orders_only_does_not_reach_a_disclosure_the_law_requires() -> None:
+    # "unless the law prohibits notice" qualifies the notice; it does not make the law a ground to disclose
+    text = (
+        "9. If the Recipient receives a subpoena or an order of a court to disclose Confidential "
+        "Information, it may comply after promptly notifying the Discloser, unless such notice is "
+        "prohibited by law.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert (o.outcome, _value(o, "by_law")) == ("fallback", False)
+    assert "court orders and legal process only" in o.claim
+
+
+def test_a_carve_out_for_what_law_or_regulation_requires_is_standard() -> None:
+    text = (
+        "9. The Recipient may disclose Confidential Information where it is required to do so under any "
+        "applicable law, regulation or order of a court, provided it first promptly notifies the Discloser.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert (o.outcome, _value(o, "by_law")) == ("standard", True)
+
+
+# ------------------------------------------------------------------ survival of what
+def test_surviving_a_later_contract_is_no_survival_of_termination() -> None:
+    text = (
+        "7. This Agreement shall survive the signing of any further agreement between the parties unless "
+        "that agreement expressly replaces it.\n"
+    )
+    assert _rule(text, "survival").outcome == "missing"
