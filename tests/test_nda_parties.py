@@ -51,3 +51,29 @@ def test_the_recipient_of_a_one_way_nda_is_the_party_the_contract_discloses_to_n
 def test_a_customer_side_playbook_still_reads_buyer_and_seller() -> None:
     roles = resolve_roles(ONE_WAY, read_parties(ONE_WAY), "customer")
     assert [p.defined_as for p in roles.us] == ["Lumen"]
+
+
+EACH_OTHER = (
+    "CONFIDENTIALITY AGREEMENT\n\n"
+    'This Agreement is made between Tarn Valley Systems plc ("Tarn") and Osprey Ridge Inc. ("Osprey"). '
+    "In the course of their talks Tarn and Osprey expect to disclose to each other certain information of a "
+    "confidential nature.\n\n"
+    "1. The receiving party shall keep the disclosing party's Confidential Information secret.\n"
+)
+
+EACH_OF = (
+    "CONFIDENTIALITY AGREEMENT\n\n"
+    'This Agreement is made between Tarn Valley Systems plc ("Tarn") and Osprey Ridge Inc. ("Osprey"). '
+    "To evaluate a possible combination, each of Tarn and Osprey may deliver to the other party information "
+    "about its business.\n\n"
+    "1. The receiving party shall keep the disclosing party's Confidential Information secret.\n"
+)
+
+
+def test_information_disclosed_to_each_other_makes_the_nda_mutual_without_the_word() -> None:
+    for text in (EACH_OTHER, EACH_OF):
+        roles = resolve_roles(text, read_parties(text), "recipient")
+        assert roles.resolved and roles.via == "contract"
+        assert [p.defined_as for p in roles.us] == ["Tarn", "Osprey"]
+        assert "mutual" in roles.basis
+

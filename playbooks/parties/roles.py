@@ -321,6 +321,19 @@ _MUTUAL = (
         r"\bthe\s+party\s+(?:receiving|that\s+receives|which\s+receives)\b[^.;]{0,60}\b(?:from\s+)?the\s+other\b",
         re.I,
     ),
+    # "X and Y may disclose to each other", "the mutual protection of information", "each of X and Y may
+    # disclose … to the other party": information flows both ways
+    re.compile(
+        r"\b(?:disclos\w*|provid\w*|furnish\w*|exchang\w*|shar(?:e|es|ed|ing)|deliver\w*|reveal\w*)\s+(?:\w+\s+){0,3}?"
+        r"(?:to|with)\s+each\s+other\b",
+        re.I,
+    ),
+    re.compile(r"\bmutual\s+(?:protection|disclosure|exchange)\s+of\s+(?:\w+\s+){0,2}?information\b", re.I),
+    re.compile(
+        r"\beach\s+of\s+[^.;]{1,60}?\s+(?:may|shall|will|wish(?:es)?\s+to|intends?\s+to)\s+(?:\w+\s+){0,3}?"
+        r"(?:disclos|furnish|provid|deliver|exchang)\w*\b[^.;]{0,60}?\bto\s+the\s+other\b",
+        re.I,
+    ),
 )
 
 
