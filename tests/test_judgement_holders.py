@@ -135,7 +135,8 @@ LONG_CAP = (
             "provide the services to Buyco, and Buyco shall pay Servco the fees.",
             "9. LIMITATION OF LIABILITY. (a) IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY SPECIAL, "
             "INDIRECT, INCIDENTAL OR CONSEQUENTIAL DAMAGES ARISING OUT OF THIS AGREEMENT, "
-            + "WHETHER IN CONTRACT, TORT OR OTHERWISE, AND WHETHER OR NOT ADVISED OF THE POSSIBILITY, " * 6
+            + "WHETHER IN CONTRACT, TORT OR OTHERWISE, AND WHETHER OR NOT ADVISED OF THE POSSIBILITY, "
+            * 6
             + "(b) IN NO EVENT SHALL SERVCO'S AGGREGATE LIABILITY UNDER THIS AGREEMENT EXCEED THE FEES PAID "
             "BY BUYCO IN THE TWELVE (12) MONTHS PRECEDING THE CLAIM.",
             "10. Governing Law. This Agreement is governed by the laws of the State of New York.",
@@ -190,3 +191,31 @@ def test_a_hard_wrapped_sentence_is_one_right() -> None:
     hits = find_holders(text, 0, right=TERMINATE, us=US, them=THEM, near=(re.compile("breach"),))
     merged = merge_holders(hits)
     assert merged is not None and merged[0] == BOTH
+
+
+def test_the_limbs_of_a_passive_lead_in_name_who_may_do_it() -> None:
+    """ "may be terminated as follows: a. by mutual agreement; b. by either Party, if the other Party is in
+    material breach …; c. by the Company, if …": each limb's agent holds the right its own words give."""
+    lead_in = "18.1 This Agreement may be terminated as follows:"
+    listed = (
+        lead_in
+        + "\n\n  a. by mutual agreement of the Parties; or\n\n  b. by either Party, with immediate effect, "
+        "if the other Party is in material breach of this Agreement and does not remedy it within sixty (60) "
+        "days of notice; or\n\n  c. by the Company, on ninety (90) days' notice, for its convenience."
+    )
+    breach = (re.compile(r"\bbreach"),)
+    others: list[Any] = []
+    hits = find_holders(
+        lead_in, 0, right=TERMINATE, us=US, them=THEM, near=breach, listed=listed, others=others
+    )
+    merged = merge_holders(hits)
+    assert merged is not None and merged[0] == BOTH
+    assert listed[merged[1].start : merged[1].end] == "by either Party"
+    # for convenience: the limb for breach is a right of another kind; the Company's limb holds it
+    others = []
+    hits = find_holders(
+        lead_in, 0, right=TERMINATE, us=US, them=THEM, unless=breach, listed=listed, others=others
+    )
+    merged = merge_holders(hits)
+    assert merged is not None and merged[0] == "us"
+    assert any(o.other == "breach" for o in others)

@@ -75,6 +75,23 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
+@lru_cache(maxsize=64)
+def _passive_lead_in(right: str) -> re.Pattern[str]:
+    """A lead-in whose list names who may do it: "this Agreement may be terminated as follows:" (its limbs
+    then open with "by X", "(b) by either Party, if the other Party is in material breach …")."""
+    return re.compile(
+        rf"\b(?:may|can|shall|will)\s+(?:only\s+)?be\s+(?:sooner\s+|earlier\s+)?(?:{right})\w*"
+        rf"[^.;:]{{0,80}}:\s*$",
+        re.IGNORECASE,
+    )
+
+
+# a limb of such a list that opens with its agent: "b. by either Party", "(ii) by the Company"
+_LIMB_BY = re.compile(
+    r"(?:^|\n|[;:]\s*(?:or|and)?)\s*\(?(?:[a-z]{1,2}|[ivx]{1,4}|\d{1,2})[.)]{1,2}\s+by\s+", re.IGNORECASE
+)
+
+
 def _mentions(
     window: str, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
 ) -> list[tuple[int, int, str]]:
@@ -177,7 +194,46 @@ def find_holders(
                     others.append(HolderHit(side=side, start=base + start, end=base + m.end(), other=why))
                 continue
             out.append(HolderHit(side=side, start=base + start, end=base + max(m.end(), at + 1)))
+    if listed and _passive_lead_in(rx).search(seg):
+        out.extend(
+            _limb_holders(listed, len(seg), base, us=us, them=them, unless=unless, near=near, others=others)
+        )
     return sorted(out, key=lambda h: h.start)
+
+
+def _limb_holders(
+    listed: str,
+    after: int,
+    base: int,
+    *,
+    us: Sequence[re.Pattern[str]],
+    them: Sequence[re.Pattern[str]],
+    unless: Sequence[re.Pattern[str]],
+    near: Sequence[re.Pattern[str]],
+    others: list[HolderHit] | None,
+) -> list[HolderHit]:
+    """The holders a passive lead-in's limbs name, each limb judged by its own words ("a. by mutual
+    agreement" names no party; "b. by either Party, … if the other Party is in material breach")."""
+    out: list[HolderHit] = []
+    for m in _LIMB_BY.finditer(listed, after):
+        subject = _subject_after(listed, m.end(), us, them)
+        if subject is None:
+            continue
+        at, side = subject
+        stop = _LIMB_END.search(listed, m.end())
+        own = listed[m.start() : stop.start() if stop else len(listed)]
+        if near and not any(n.search(own) for n in near):
+            continue
+        why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+        comma = re.compile(r"[,;(]").search(listed, at, len(listed))
+        end = min(comma.start() if comma else at + 40, m.start() + len(own))
+        hit = HolderHit(side=side, start=base + m.end() - 3, end=base + max(end, at + 1), other=why or "")
+        if why is not None:
+            if others is not None:
+                others.append(hit)
+            continue
+        out.append(hit)
+    return out
 
 
 def merge_holders(hits: Iterable[HolderHit]) -> tuple[str, HolderHit] | None:
