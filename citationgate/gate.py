@@ -58,7 +58,7 @@ from citationgate.model import (
     Supervision,
     VerifiedQuote,
 )
-from citationgate.normalize import normalize_quote
+from citationgate.normalize import normalize_quote, normalize_quotes
 from ingest.document import Document
 
 #: An ellipsis quote's segments must all fall within this many characters of the first one.
@@ -148,11 +148,8 @@ def gate(
         )
     index = index_for(document)
     checker = _Checker(document, index, fuzzy=fuzzy)
-    # One batched exact pass for every quote of every proposal (an ellipsis may be literal text).
-    plain = [
-        c.quote for p in proposals for c in p.citations if len(normalize_quote(c.quote)) >= MIN_QUOTE_CHARS
-    ]
-    checker.prime(plain)
+    # Every quote normalized once, and one batched exact pass for all of them (an ellipsis may be literal).
+    checker.prime([c.quote for p in proposals for c in p.citations])
 
     findings: list[Finding] = []
     events: list[AuditEvent] = []
@@ -304,20 +301,41 @@ class _Checker:
         self.index = index
         self.fuzzy = fuzzy
         self._exact: dict[str, list[Span]] = {}
+        self._needles: dict[str, str] = {}  # quote → normalize_quote(quote), computed once
+        self._case_only: dict[str, bool] | None = None  # failed quote → found once case is ignored
 
     def prime(self, quotes: Sequence[str]) -> None:
+        """Normalize every quote (one vectorized pass) and search the long enough ones in one batch."""
         unique = list(dict.fromkeys(quotes))
-        for quote, spans in zip(unique, self.index.find_exact_many(unique), strict=True):
+        self._needles.update(zip(unique, normalize_quotes(unique), strict=True))
+        long = [q for q in unique if len(self._needles[q]) >= MIN_QUOTE_CHARS]
+        needles = [self._needles[q] for q in long]
+        for quote, spans in zip(long, self.index.find_exact_many(long, needles=needles), strict=True):
             self._exact[quote] = spans
+
+    def needle(self, quote: str) -> str:
+        if quote not in self._needles:
+            self._needles[quote] = normalize_quote(quote)
+        return self._needles[quote]
 
     def exact(self, quote: str) -> list[Span]:
         if quote not in self._exact:
             self._exact[quote] = self.index.find_exact(quote)
         return self._exact[quote]
 
+    def differs_only_in_case(self, quote: str) -> bool:
+        """Asked of each quote not found verbatim: the first time, answered for all of them at once."""
+        if self._case_only is None:
+            failed = [q for q, spans in self._exact.items() if not spans]
+            found = self.index.differ_only_in_case([self.needle(q) for q in failed])
+            self._case_only = dict(zip(failed, found, strict=True))
+        if quote not in self._case_only:
+            self._case_only[quote] = self.index.differ_only_in_case([self.needle(quote)])[0]
+        return self._case_only[quote]
+
     def check(self, request: CitationRequest) -> CitationResult:
         quote = request.quote
-        size = len(normalize_quote(quote))
+        size = len(self.needle(quote))
         if size < MIN_QUOTE_CHARS:
             return CitationResult(
                 request=request,
@@ -345,13 +363,13 @@ class _Checker:
         base = (
             "not found verbatim in the document (whitespace-flexible, typographic-tolerant, case-sensitive)"
         )
-        if self.index.differs_only_in_case(quote):
+        if self.differs_only_in_case(quote):
             base += "; the same words occur with different capitalisation, which is not folded"
         if not self.fuzzy:
             return CitationResult(
                 request=request, status=CitationStatus.FAILED, reason=base + "; exact-only check"
             )
-        outcome = self.index.find_fuzzy(quote)
+        outcome = self.index.find_fuzzy(quote, needle=self.needle(quote))
         if outcome.kind == "match" and outcome.span is not None:
             return self._choose(
                 request,

@@ -105,7 +105,9 @@ class QuoteIndex:
                 i = hay.find(needle, i + 1)
         return sorted(found)
 
-    def find_exact_many(self, quotes: Sequence[str]) -> list[list[Span]]:
+    def find_exact_many(
+        self, quotes: Sequence[str], *, needles: Sequence[str] | None = None
+    ) -> list[list[Span]]:
         """`find_exact` for many quotes at once: one Aho-Corasick pass over each cached view.
 
         1,000 separate `str.find` scans of a 1 MB view cost about 300 ms of CPU; one multi-pattern
@@ -113,21 +115,25 @@ class QuoteIndex:
         about 15 ms (see benchmarks/gate.py; pyahocorasick measured twice as slow here). Each
         quote's anchor is the `ANCHOR_CHARS` characters in its middle — a quote's opening words are
         often boilerplate ("provided that the…") that occurs everywhere, its middle less so — and
-        every anchor hit is confirmed against the whole quote.
+        every anchor hit is confirmed against the whole quote. `needles`: the quotes already normalized
+        (`normalize_quotes(quotes)`), where the caller has them.
         """
-        needles = normalize_quotes(quotes)
+        if needles is None:
+            needles = normalize_quotes(quotes)
         if len(needles) < BATCH_MIN:
             return [self.find_exact(q) for q in quotes]
         by_anchor: dict[str, list[tuple[int, int]]] = {}
+        found: list[set[Span]] = [set() for _ in needles]
         for i, needle in enumerate(needles):
-            if needle:
+            if needle and not _utf8(needle):  # the automaton would silently drop it and the rest
+                found[i].update(self._find_normalized(needle))
+            elif needle:
                 offset = max(0, (len(needle) - ANCHOR_CHARS) // 2)
                 by_anchor.setdefault(needle[offset : offset + ANCHOR_CHARS], []).append((i, offset))
         if not by_anchor:
-            return [[] for _ in needles]
+            return [sorted(f) for f in found]
         anchors = list(by_anchor)
         automaton = ahocorasick_rs.AhoCorasick(anchors)
-        found: list[set[Span]] = [set() for _ in needles]
         for view in self.normalized.views:
             hay = view.text
             try:
@@ -150,12 +156,25 @@ class QuoteIndex:
 
     def differs_only_in_case(self, quote: str) -> bool:
         """True if the quote occurs once capitalisation is ignored (said of a failed quote, never a match)."""
-        needle = normalize_quote(quote).lower()
-        if not needle:
-            return False
+        return self.differ_only_in_case([normalize_quote(quote)])[0]
+
+    def differ_only_in_case(self, needles: Sequence[str]) -> list[bool]:
+        """`differs_only_in_case` for normalized quotes (`normalize_quotes`): one Aho-Corasick pass over
+        the lower-cased view for a batch, rather than one scan of it per quote."""
+        lowered = [n.lower() for n in needles]
         if self._lowered is None:
             self._lowered = self.normalized.a.text.lower()
-        return needle in self._lowered
+        hay = self._lowered
+        wanted = list(dict.fromkeys(n for n in lowered if n and _utf8(n)))  # the automaton drops the rest
+        if len(wanted) >= BATCH_MIN:
+            try:
+                hits = ahocorasick_rs.AhoCorasick(wanted).find_matches_as_indexes(hay, overlapping=True)
+            except UnicodeEncodeError:  # a lone surrogate: quote by quote
+                pass
+            else:
+                found = {wanted[k] for k, _start, _end in hits}
+                return [n in found if _utf8(n) else n in hay for n in lowered]
+        return [bool(n) and n in hay for n in lowered]
 
     # ── fuzzy fallback ───────────────────────────────────────────────────────────────────────
     def _words(self) -> _WordIndex:
@@ -169,11 +188,14 @@ class QuoteIndex:
         *,
         min_similarity: float | None = None,
         time_limit: float | None = None,
+        needle: str | None = None,
     ) -> FuzzyOutcome:
-        """The best near-verbatim match of a long quote, guarded for meaning; see the module docstring."""
+        """The best near-verbatim match of a long quote, guarded for meaning; see the module docstring.
+        `needle`: the quote already normalized (`normalize_quote`), where the caller has it."""
         threshold = FUZZY_MIN_SIMILARITY if min_similarity is None else min_similarity
         limit = FUZZY_TIME_LIMIT_S if time_limit is None else time_limit
-        needle = normalize_quote(quote)
+        if needle is None:
+            needle = normalize_quote(quote)
         qwords = needle.split(" ") if needle else []
         if len(qwords) < FUZZY_MIN_WORDS:
             return FuzzyOutcome(
@@ -239,6 +261,16 @@ class QuoteIndex:
             if len(chain) == len(found):
                 chains.append(tuple(chain))
         return chains
+
+
+def _utf8(s: str) -> bool:
+    """No lone surrogate: `ahocorasick_rs` takes only such patterns (given one, it silently matches none
+    of the patterns after it)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ── fuzzy search parameters (stated, not tuned per document) ─────────────────────────────────────

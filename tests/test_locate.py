@@ -333,3 +333,33 @@ def test_hyphen_then_whitespace_matches_either_way(document: str, quote: str) ->
     assert index.find_exact_many([quote] * 20) == [hits] * 20
     start, end = hits[0]
     assert document[start:end].startswith("a perpetual") and document[start:end].endswith("licence")
+
+
+# ── capitalisation, asked of many failed quotes at once ─────────────────────────────────────────
+def test_case_check_for_a_batch_is_the_check_quote_by_quote() -> None:
+    """`differ_only_in_case` (one Aho-Corasick pass for a batch) answers as `differs_only_in_case` does for
+    each quote: upper-cased, title-cased and absent quotes, repeats, an empty one, more than a batch."""
+    from citationgate.normalize import normalize_quote
+
+    index = QuoteIndex(CLAUSE + "\n" + CLAUSE.upper())
+    words = CLAUSE.split()
+    quotes = [" ".join(words[i : i + 5]) for i in range(0, len(words) - 5, 3)]
+    quotes += [q.title() for q in quotes[:6]] + [q.swapcase() for q in quotes[:6]]
+    quotes += ["no such words anywhere in it", "", "   ", quotes[0], "THE SUPPLIER SHALL NOT BE LIABLE"]
+    assert len(quotes) > 16
+    one_by_one = [index.differs_only_in_case(q) for q in quotes]
+    assert index.differ_only_in_case([normalize_quote(q) for q in quotes]) == one_by_one
+    assert True in one_by_one and False in one_by_one
+    lone = ["\ud800 the supplier", *quotes]  # a lone surrogate: kept out of the automaton, `in` answers
+    assert index.differ_only_in_case([normalize_quote(q) for q in lone]) == [False, *one_by_one]
+
+
+def test_a_quote_with_a_lone_surrogate_does_not_hide_the_others_of_its_batch() -> None:
+    """`ahocorasick_rs` given a pattern with a lone surrogate silently matches none after it: such a quote
+    is searched on its own, and every other quote of the batch is still found."""
+    text = " ".join(f"Clause {i}: the Supplier shall pay amount {i} promptly." for i in range(40))
+    index = QuoteIndex(text + " odd \ud800 words here")
+    quotes = [f"the Supplier shall pay amount {i} promptly" for i in range(20)]
+    for batch in (["odd \ud800 words here", *quotes], [*quotes[:5], "odd \ud800 words", *quotes[5:]]):
+        assert index.find_exact_many(batch) == [index.find_exact(q) for q in batch]
+        assert all(index.find_exact_many(batch))
