@@ -10,69 +10,34 @@ The shape (unknown fields are rejected; every error names its JSON path)::
 
 A proposal with an empty `citations` list is valid JSON and reaches the gate, which rejects it
 outright: "no citation" is the gate's decision, recorded in the audit log, not a schema error.
+
+The shape is the pydantic models of `citationgate.schemas` (what `citationgate schema proposals` prints).
+A quote proposal whose every value is plainly of that shape — the exact JSON types, lengths within bounds,
+no other key — is read directly (`_plain_proposal`), without importing pydantic, which would cost a
+fresh `verify` more than reading its 1,000 proposals; anything else (an absence, a wrong type, a missing
+or unknown field, a lone surrogate) is validated by the models, which word the error.
+`tests/test_proposals_plain.py` checks the direct reading against the models: the same fields and
+bounds, and on generated input the same proposals where it reads one, and a model error wherever it
+declines one that is invalid.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from citationgate.errors import ProposalError
 from citationgate.model import AbsenceEvidence, CitationRequest, Proposal
 from citationgate.untrusted import MAX_PROPOSALS, MAX_QUOTE_CHARS
 
-_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
-NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+if TYPE_CHECKING:
+    from citationgate.schemas import AbsenceProposalIn, QuoteProposalIn
 
-
-class CitationIn(BaseModel):
-    """A quote the proposer relies on, copied from the contract word for word, with optional hints
-    that pick one occurrence when the words occur more than once."""
-
-    model_config = _STRICT
-    quote: StrictStr = Field(
-        max_length=MAX_QUOTE_CHARS,
-        description="The contract's words, copied verbatim (at least 10 characters; an ellipsis "
-        "marks an omission and each piece must be found in order).",
-    )
-    section: StrictStr | None = Field(default=None, description="The clause label or heading, e.g. '11.2'.")
-    page: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="PDF page, from 1.")
-    near: Annotated[StrictInt, Field(ge=0)] | None = Field(
-        default=None, description="An approximate character offset into the document's text."
-    )
-
-
-class QuoteProposalIn(BaseModel):
-    """A claim about the contract backed by quotes; it surfaces only if one quote verifies."""
-
-    model_config = _STRICT
-    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
-    claim: NonEmpty = Field(description="What the proposer says the contract means.")
-    rule: StrictStr | None = Field(default=None, description="The proposer's rule or topic id.")
-    severity: StrictStr | None = Field(default=None, description="info | low | medium | high | critical")
-    citations: list[CitationIn]
-
-
-class AbsenceIn(BaseModel):
-    """What was searched for and not found (an absence finding is never quote-verified)."""
-
-    model_config = _STRICT
-    requirement: NonEmpty = Field(description="The clause that should be there, e.g. 'governing law'.")
-    searched: list[StrictStr] = Field(description="The words or patterns searched for.")
-    coverage: list[StrictStr] = Field(default=[], description="Which parts of the document were searched.")
-
-
-class AbsenceProposalIn(BaseModel):
-    """A claim that the contract lacks something: disclosed as not quote-verified, high supervision."""
-
-    model_config = _STRICT
-    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
-    claim: NonEmpty
-    rule: StrictStr | None = None
-    severity: StrictStr | None = None
-    absence: AbsenceIn
+#: The keys of a quote proposal and of a citation, as the models declare them (checked by a test).
+QUOTE_PROPOSAL_KEYS = frozenset({"id", "claim", "rule", "severity", "citations"})
+CITATION_KEYS = frozenset({"quote", "section", "page", "near"})
+#: The largest integer read directly (a larger `page` or `near` is left to the models).
+_INT_MAX = 2**63 - 1
 
 
 def _path(prefix: str, loc: Sequence[int | str]) -> str:
@@ -128,21 +93,81 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
             raise ProposalError(
                 f"{source}: {where}: has both 'citations' and 'absence' (a proposal is one or the other)"
             )
-        model: type[QuoteProposalIn] | type[AbsenceProposalIn]
-        model = AbsenceProposalIn if "absence" in item else QuoteProposalIn
-        try:
-            parsed = model.model_validate(item)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise ProposalError(f"{source}: {_path(where, err['loc'])}: {_message(err)}") from None
+        parsed = _plain_proposal(item) or _validated_proposal(item, source=source, where=where)
         if parsed.id in seen:
             first = seen[parsed.id]
             raise ProposalError(
                 f"{source}: {where}.id: duplicate id '{parsed.id}' (first used by proposals[{first}])"
             )
         seen[parsed.id] = i
-        out.append(_to_proposal(parsed))
+        out.append(parsed)
     return out
+
+
+def _validated_proposal(item: dict[str, Any], *, source: str, where: str) -> Proposal:
+    """One proposal validated by the models: the value, or the `ProposalError` naming the first problem."""
+    from pydantic import ValidationError
+
+    from citationgate.schemas import AbsenceProposalIn, QuoteProposalIn
+
+    model: type[QuoteProposalIn] | type[AbsenceProposalIn]
+    model = AbsenceProposalIn if "absence" in item else QuoteProposalIn
+    try:
+        return _to_proposal(model.model_validate(item))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ProposalError(f"{source}: {_path(where, err['loc'])}: {_message(err)}") from None
+
+
+def _plain_proposal(item: dict[str, Any]) -> Proposal | None:
+    """A quote proposal read directly when every value is plainly what the models accept; else None."""
+    if "absence" in item or not item.keys() <= QUOTE_PROPOSAL_KEYS:
+        return None
+    pid, claim, cites = item.get("id"), item.get("claim"), item.get("citations")
+    rule, severity = item.get("rule"), item.get("severity")
+    if not (_text(pid) and _text(claim) and _maybe_text(rule) and _maybe_text(severity)):
+        return None
+    if type(cites) is not list:
+        return None
+    citations = []
+    for c in cites:
+        citation = _plain_citation(c)
+        if citation is None:
+            return None
+        citations.append(citation)
+    return Proposal(id=pid, claim=claim, rule=rule, severity=severity, citations=tuple(citations))
+
+
+def _plain_citation(c: object) -> CitationRequest | None:
+    if type(c) is not dict or not c.keys() <= CITATION_KEYS:
+        return None
+    quote, section, page, near = c.get("quote"), c.get("section"), c.get("page"), c.get("near")
+    if type(quote) is not str or len(quote) > MAX_QUOTE_CHARS or not _utf8(quote):
+        return None
+    if not (_maybe_text(section) and _maybe_int(page, 1) and _maybe_int(near, 0)):
+        return None
+    return CitationRequest(quote=quote, section=section, page=page, near=near)
+
+
+def _utf8(s: str) -> bool:
+    """No lone surrogate (the models read a string as UTF-8)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _text(v: object) -> TypeGuard[str]:
+    return type(v) is str and v != "" and _utf8(v)
+
+
+def _maybe_text(v: object) -> bool:
+    return v is None or (type(v) is str and _utf8(v))
+
+
+def _maybe_int(v: object, low: int) -> bool:
+    return v is None or (type(v) is int and low <= v <= _INT_MAX)
 
 
 def parse_citations(data: object, *, source: str = "quotes") -> list[CitationRequest]:
@@ -152,16 +177,26 @@ def parse_citations(data: object, *, source: str = "quotes") -> list[CitationReq
         raise ProposalError(f"{source}: expected a list of quotes, got {_json_type(data)}")
     out: list[CitationRequest] = []
     for i, item in enumerate(data):
-        try:
-            c = CitationIn.model_validate(item)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise ProposalError(f"{source}: {_path(f'{source}[{i}]', err['loc'])}: {_message(err)}") from None
-        out.append(CitationRequest(quote=c.quote, section=c.section, page=c.page, near=c.near))
+        citation = _plain_citation(item)
+        if citation is None:
+            from pydantic import ValidationError
+
+            from citationgate.schemas import CitationIn
+
+            try:
+                c = CitationIn.model_validate(item)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = _path(f"{source}[{i}]", err["loc"])
+                raise ProposalError(f"{source}: {where}: {_message(err)}") from None
+            citation = CitationRequest(quote=c.quote, section=c.section, page=c.page, near=c.near)
+        out.append(citation)
     return out
 
 
 def _to_proposal(p: QuoteProposalIn | AbsenceProposalIn) -> Proposal:
+    from citationgate.schemas import AbsenceProposalIn
+
     if isinstance(p, AbsenceProposalIn):
         return Proposal(
             id=p.id,
@@ -201,11 +236,4 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-__all__ = [
-    "AbsenceIn",
-    "AbsenceProposalIn",
-    "CitationIn",
-    "QuoteProposalIn",
-    "parse_citations",
-    "parse_proposals",
-]
+__all__ = ["CITATION_KEYS", "QUOTE_PROPOSAL_KEYS", "parse_citations", "parse_proposals"]

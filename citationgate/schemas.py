@@ -1,8 +1,9 @@
 """The published JSON shapes, as pydantic models: what `citationgate schema` prints and the MCP tools declare.
 
 Input (`Proposals`) is strict — unknown fields are rejected, as `parse_proposals` rejects them, because it
-is the same model. Outputs describe the fields every consumer may rely on and allow more (a playbook
-finding carries its `extracted` values, `guidance`, `model_language`…), so a new field never breaks a
+validates with the same models (reading a plainly valid proposal directly, checked against them by
+`tests/test_proposals_plain.py`). Outputs describe the fields every consumer may rely on and allow more (a
+playbook finding carries its `extracted` values, `guidance`, `model_language`…), so a new field never breaks a
 pipeline that validates against an older schema. The models are checked against real runs in the tests,
 so the schema cannot drift from what the CLI prints.
 """
@@ -10,11 +11,11 @@ so the schema cannot drift from what the CLI prints.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from citationgate.proposals import AbsenceIn, AbsenceProposalIn, CitationIn, QuoteProposalIn
+from citationgate.untrusted import MAX_QUOTE_CHARS
 
 _OPEN = ConfigDict(extra="allow")
 
@@ -36,6 +37,59 @@ __all__ = [
     "inline_schema",
     "schema_json",
 ]
+
+
+# ── input: proposals (`citationgate.proposals` validates with these) ─────────────────────────────
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+
+
+class CitationIn(BaseModel):
+    """A quote the proposer relies on, copied from the contract word for word, with optional hints
+    that pick one occurrence when the words occur more than once."""
+
+    model_config = _STRICT
+    quote: StrictStr = Field(
+        max_length=MAX_QUOTE_CHARS,
+        description="The contract's words, copied verbatim (at least 10 characters; an ellipsis "
+        "marks an omission and each piece must be found in order).",
+    )
+    section: StrictStr | None = Field(default=None, description="The clause label or heading, e.g. '11.2'.")
+    page: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="PDF page, from 1.")
+    near: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        default=None, description="An approximate character offset into the document's text."
+    )
+
+
+class QuoteProposalIn(BaseModel):
+    """A claim about the contract backed by quotes; it surfaces only if one quote verifies."""
+
+    model_config = _STRICT
+    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
+    claim: NonEmpty = Field(description="What the proposer says the contract means.")
+    rule: StrictStr | None = Field(default=None, description="The proposer's rule or topic id.")
+    severity: StrictStr | None = Field(default=None, description="info | low | medium | high | critical")
+    citations: list[CitationIn]
+
+
+class AbsenceIn(BaseModel):
+    """What was searched for and not found (an absence finding is never quote-verified)."""
+
+    model_config = _STRICT
+    requirement: NonEmpty = Field(description="The clause that should be there, e.g. 'governing law'.")
+    searched: list[StrictStr] = Field(description="The words or patterns searched for.")
+    coverage: list[StrictStr] = Field(default=[], description="Which parts of the document were searched.")
+
+
+class AbsenceProposalIn(BaseModel):
+    """A claim that the contract lacks something: disclosed as not quote-verified, high supervision."""
+
+    model_config = _STRICT
+    id: NonEmpty = Field(description="The proposer's own id; kept as `proposal_id` on every surface.")
+    claim: NonEmpty
+    rule: StrictStr | None = None
+    severity: StrictStr | None = None
+    absence: AbsenceIn
 
 
 class Proposals(BaseModel):

@@ -30,12 +30,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, NoReturn, TextIO
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer import _param_types as typer_params
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption, _TyperParameter
 from typer.models import CommandFunctionType
 
 from citationgate.escape import terminal
@@ -57,7 +59,73 @@ def quiet_stdout() -> None:
         pass
 
 
-class _Argument(TyperArgument):
+# ── values coerced without pydantic ──────────────────────────────────────────────────────────────
+# Typer (≥ 0.29) coerces each parameter's value through a pydantic `TypeAdapter` built on first use, so a
+# command pays for importing pydantic and for an adapter per parameter before it does any work — for
+# `verify`, more than parsing its 1,000 proposals (`benchmarks/verify_phases.py`). For the plain annotations
+# our commands mostly use — text, a flag, a path without checks, a choice from an enum — the adapter only
+# wraps a function of Typer's own (`_parse_cli_str`, `coerce_cli_path`, `coerce_cli_choice`); `PlainParam`
+# calls it directly. Everything else (numbers, lists, files, a custom parser, `allow_dash`), and every value
+# the direct call does not take as it is (not UTF-8, not one of the choices, …), goes through Typer's own
+# adapter, so a wrong value gets Typer's error message word for word (`tests/test_cli_params.py` compares
+# the two on every parameter of every command).
+class PlainParam(RuntimeParam):
+    """Typer's coercion of a text, path or choice value, minus the pydantic adapter around it."""
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return _plain(self.annotation, self.parameter_info, value, param, ctx)
+        except Exception:  # Typer's own coercion says what is wrong, in its own words
+            return build_runtime_param(param.type_descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+
+class _NotPlain(Exception):
+    """The value is not one `PlainParam` coerces itself."""
+
+
+def _plain(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
+    if isinstance(value, str):
+        value.encode("utf-8")  # a lone surrogate (undecodable argv bytes): Typer's adapter decides
+    if typer_params.lenient_issubclass(annotation, Enum):
+        return typer_params.coerce_cli_choice(
+            value, choices=list(annotation), case_sensitive=info.case_sensitive, ctx=ctx
+        )
+    if annotation is bool and type(value) is bool:
+        return value  # a flag's own value (Typer skips coercing it, but for `--help`)
+    if annotation is str:
+        if type(value) is not str:
+            raise _NotPlain
+        return value  # what `_parse_cli_str` returns for a str, and pydantic's str for it
+    if annotation is Path and type(value) is str:
+        # `coerce_cli_path` builds a pydantic adapter only to turn the str into a Path
+        return typer_params.coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    raise _NotPlain
+
+
+def plain_param(descriptor: TypeDescriptor) -> RuntimeParam | None:
+    """A `PlainParam` for a parameter whose annotation it coerces exactly as Typer does, else None."""
+    annotation, info = descriptor.annotation, descriptor.parameter_info
+    if descriptor.file_annotation is not None or getattr(info, "parser", None) is not None:
+        return None
+    if typer_params.lenient_issubclass(annotation, Enum) or annotation in (str, bool):
+        return PlainParam(annotation=annotation, parameter_info=info)
+    if annotation is Path and not (
+        getattr(info, "allow_dash", False) or getattr(info, "path_type", None) is not None
+    ):
+        return PlainParam(annotation=annotation, parameter_info=info)
+    return None
+
+
+class _Plain(_TyperParameter):
+    """A text, path or choice value coerced as Typer does, without pydantic (`citationgate.cli.app`)."""
+
+    def get_runtime_param(self) -> Any:
+        if self._runtime_param is None:
+            self._runtime_param = plain_param(self.type_descriptor)
+        return self._runtime_param or super().get_runtime_param()
+
+
+class _Argument(_Plain, TyperArgument):
     """An argument shown as a word: `FILE`, `[NEW]`, `PARTS...`, or its metavar exactly as given."""
 
     def _usage_display_name(self) -> str:
@@ -74,7 +142,7 @@ class _Argument(TyperArgument):
         return None  # the word says what it is; `<path>` / `<list[str]>` add nothing
 
 
-class _Option(TyperOption):
+class _Option(_Plain, TyperOption):
     """An option's value shown as a word (`--db URL`, `--top N`); choices as `<table|json>`."""
 
     _WORDS: ClassVar[dict[str, str]] = {"<str>": "TEXT", "<path>": "PATH", "<int>": "N", "<float>": "NUMBER"}
@@ -96,6 +164,16 @@ class _Command(TyperCommand):
                 param.__class__ = _Argument
             elif type(param) is TyperOption:
                 param.__class__ = _Option
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _ours(super().get_help_option(ctx))
+
+
+def _ours(option: Any) -> Any:
+    """`--help` as one of our options, so its flag too is read without pydantic."""
+    if type(option) is TyperOption:
+        option.__class__ = _Option
+    return option
 
 
 #: command → (module, one-line help): commands whose module is imported only when they are used.
@@ -178,6 +256,9 @@ def _escaped_output() -> Iterator[None]:
 
 
 class _Group(TyperGroup):
+    def get_help_option(self, ctx: Any) -> Any:
+        return _ours(super().get_help_option(ctx))
+
     def list_commands(self, ctx: Any) -> list[str]:
         names: list[str] = super().list_commands(ctx)
         if self.name != "citationgate":
