@@ -70,3 +70,15 @@ def test_eval_rejects_an_unknown_part() -> None:
     result = runner.invoke(app, ["eval", "everything"])
     assert result.exit_code == 2
     assert "unknown part 'everything'" in result.stderr
+
+
+def test_eval_clauses_skip_measures_a_later_range(shared_data: Path) -> None:
+    """`--skip N --limit M` scores contracts N+1 … N+M only, so a setting chosen on one range can be
+    measured on another; the headline says how many were left out."""
+    result = runner.invoke(
+        app,
+        ["eval", "clauses", "--data", str(shared_data), "--skip", "3", "--limit", "1", "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    clauses = json.loads(result.stdout)["clauses"]
+    assert clauses["contracts"] == 1 and clauses["skipped"] == 3

@@ -45,6 +45,14 @@ def evaluate(
     ] = None,
     data: DataOption = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N contracts of each set.")] = None,
+    skip: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Clause part: leave out the first N CUAD contracts (with --limit, contracts N+1 … N+limit), "
+            "to measure on contracts a setting was not chosen on.",
+        ),
+    ] = 0,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     out: Annotated[Path | None, typer.Option(help="Write the Markdown results table here.")] = None,
     cv_dir: Annotated[
@@ -64,7 +72,12 @@ def evaluate(
     if unknown:
         raise typer.BadParameter(f"unknown part {unknown[0]!r} (expected one of {', '.join(PARTS)})")
     results: dict[str, Any] = run_evaluation(
-        data or default_data_dir(), parts=chosen, limit=limit, progress=_progress, cv_dir=cv_dir
+        data or default_data_dir(),
+        parts=chosen,
+        limit=limit,
+        skip=skip,
+        progress=_progress,
+        cv_dir=cv_dir,
     )
     if out is not None:
         write_markdown(results, out)

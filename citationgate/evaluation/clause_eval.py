@@ -220,6 +220,7 @@ def evaluate_clauses(
     playbook_ref: str = "msa-customer",
     mapping: Mapping[str, Sequence[When]] | None = None,
     limit: int | None = None,
+    skip: int = 0,
     progress: Callable[[int], None] | None = None,
     modes: Sequence[str] = ("fused",),
     cv_dir: Path | None = None,
@@ -228,7 +229,8 @@ def evaluate_clauses(
 
     With `cv_dir` (written by `citationgate train locator --cv-dir`), every contract is scored by the fold
     model that did not train on it; without it the shipped locator is used, which saw every shared
-    contract in training (`in_sample` says so).
+    contract in training (`in_sample` says so). `skip`: leave out the first N contracts (with `limit`, the
+    contracts N+1 … N+limit), so a setting chosen on one range can be measured on another.
     """
     mapping = mapping if mapping is not None else CUAD_MAP
     unknown = [m for m in modes if m not in MODES]
@@ -241,7 +243,9 @@ def evaluate_clauses(
     contracts = 0
     seconds = 0.0
     errors: list[dict[str, str]] = []
-    for rec in cuad_records(data_dir, limit=limit):
+    for n, rec in enumerate(cuad_records(data_dir, limit=None if limit is None else skip + limit)):
+        if n < skip:
+            continue
         try:
             if fold_models and rec.id not in fold_of:
                 raise DataMissingError(f"{rec.id}: not in the cross-validation folds of {cv_dir}")
@@ -290,7 +294,7 @@ def evaluate_clauses(
             progress(1)
     by_mode = {m: t.report(mapping) | {"contracts": contracts} for m, t in tallies.items()}
     main = by_mode["fused"] if "fused" in by_mode else by_mode[modes[-1]]
-    overall = main["overall"] | {"contracts": contracts, "errors": len(errors)}
+    overall = main["overall"] | {"contracts": contracts, "skipped": skip, "errors": len(errors)}
     return {
         "categories": main["categories"],
         "overall": overall,

@@ -41,6 +41,7 @@ def run_evaluation(
     limit: int | None,
     progress: Progress,
     cv_dir: Path | None = None,
+    skip: int = 0,
 ) -> dict[str, Any]:
     """Run each requested part over `data_dir`; returns headline figures, details and a text table."""
     headline: dict[str, Any] = {
@@ -83,9 +84,10 @@ def run_evaluation(
     if "clauses" in parts or "speed" in parts:
         from citationgate.evaluation.clause_eval import MODES, evaluate_clauses
 
-        with progress("clause presence (CUAD)", n_cuad) as tick:
+        n_clauses = _count(cuad_records(data_dir, limit=None if limit is None else skip + limit)) - skip
+        with progress("clause presence (CUAD)", max(0, n_clauses)) as tick:
             modes = MODES if "clauses" in parts else ("fused",)
-            c = evaluate_clauses(data_dir, limit=limit, progress=tick, modes=modes, cv_dir=cv_dir)
+            c = evaluate_clauses(data_dir, limit=limit, skip=skip, progress=tick, modes=modes, cv_dir=cv_dir)
         details["clauses"] = c
         if "clauses" in parts:
             headline["categories"] = c["categories"]
