@@ -44,6 +44,29 @@ _HEADING_ONLY = re.compile(
 )
 
 _OPERATIVE = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are|has|have|not)\b", re.IGNORECASE)
+# a verb that makes a short line a sentence, not a heading ("T-Mobile shall give prior notice to")
+_SENTENCE = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are|was|were|has|have|hereby)\b", re.IGNORECASE)
+# an entry of a table of contents: "13. Confidential Information 9", "4. Fees ........ 6"
+_CONTENTS_ENTRY = re.compile(r"\b\d{1,3}\.?[ \t]+[A-Z][A-Za-z'’,&/\- ]{2,60}?[ \t.…]+\d{1,3}(?=\s|$)")
+
+
+def _contents_spans(text: str) -> list[tuple[int, int]]:
+    """The paragraphs of `text` that are a table of contents: three or more "N. Title page" entries making
+    up most of the paragraph."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for m in (*_PARA_BREAK.finditer(text), None):
+        end = m.start() if m else len(text)
+        if 40 <= end - start <= 5000:
+            entries = list(_CONTENTS_ENTRY.finditer(text, start, end))
+            if len(entries) >= 3 and sum(e.end() - e.start() for e in entries) * 2 > end - start:
+                out.append((start, end))
+        start = m.end() if m else end
+    return out
+
+
+def _within_any(spans: Sequence[tuple[int, int]], offset: int) -> bool:
+    return any(a <= offset < b for a, b in spans)
 
 
 def _heading_only(seg: str) -> bool:
@@ -90,6 +113,8 @@ class _Context:
         # clause id → a right of another kind read where the clause's own right was looked for (a holder
         # field found only rights to terminate for breach where one for convenience was asked about)
         self.other_rights: dict[str, HolderHit] = {}
+        # clause id → the region located and set aside as another clause, with why (`engine.about`)
+        self.set_aside: dict[str, tuple[_Region, str]] = {}
         self.text = doc.text
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)
@@ -97,14 +122,18 @@ class _Context:
         self.complete = doc.ready
         self._retriever: ClauseRetriever | None = None
         self.heads: list[tuple[int, int, str]] = []  # section start, end, heading text (lower)
+        self.heads_over: dict[int, tuple[str, ...]] = {}  # passage → the headings over it, innermost first
+        toc = _contents_spans(self.text)  # a table of contents names clauses it does not hold
         for s in doc.sections:
-            if s.kind == "definition":
+            if s.kind == "definition" or _within_any(toc, s.start):
                 continue
             head = s.heading
-            if not head:  # no heading: the first line counts only if it is short, like a title
+            # no heading: the first line counts only if it is short, like a title (and not a sentence)
+            if not head:
                 line_end = self.text.find("\n", s.start, s.end)
                 first = self.text[s.start : line_end if line_end != -1 else s.end]
-                head = first if len(first) <= 60 and not re.search(r"[.;:]\s", first) else ""
+                short = len(first) <= 60 and not re.search(r"[.;:]\s", first)
+                head = first if short and not _SENTENCE.search(first) else ""
             if head:
                 self.heads.append((s.start, s.end, f"{s.label} {head}".lower()))
         # passages that are headings, or that open with a run-in heading ("Governing Law. This …"), or that
@@ -115,6 +144,8 @@ class _Context:
         ]
         following = {a: alone[k + 1] if k + 1 < len(alone) else None for k, a in enumerate(alone)}
         for i, p in enumerate(items):
+            if _within_any(toc, p.start):
+                continue
             lead = self.text[p.start : min(p.end, p.start + 80)]
             if p.heading:
                 self.heads.append((p.start, self._heading_region_end(p.start, p.end), lead.lower()))
@@ -125,8 +156,8 @@ class _Context:
                     end = min(end, items[nxt].start)
                 self.heads.append((p.start, min(end, p.start + _REGION_MAX), lead.lower()))
             else:
-                m = _RUN_IN.match(lead)
-                if m and len(m.group(1).split()) <= 7:
+                m = _RUN_IN.match(lead)  # "Governing Law. This …" (not "Either party may terminate. …")
+                if m and len(m.group(1).split()) <= 7 and not _SENTENCE.search(m.group(1)):
                     self.heads.append((p.start, self._para_end(p.start), m.group(1).lower()))
 
     def _para_end(self, start: int) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from playbooks.engine.context import _Context, _passage_hits, _Region
+from playbooks.engine.context import _RUN_IN, _SENTENCE, _Context, _passage_hits, _Region
 from playbooks.engine.decide import _sev_get, _short
 from playbooks.outcome import ClauseOutcome, SearchRecord
 from playbooks.passages import Passage
@@ -65,8 +65,11 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
     except ValueError:
         return None
     if hits:
-        lead = ctx.text[hits[0].start : hits[0].start + 100]
-        if any(rx.search(lead[:60]) for rx in clause.heading_res):
+        # its heading, the first line: "24. WAIVER" names no audit clause, whatever the sentence under it says
+        lead = ctx.text[hits[0].start : hits[0].start + 60].lstrip().split("\n", 1)[0]
+        run_in = _RUN_IN.match(lead)
+        lead = lead[: run_in.end(1)] if run_in else lead
+        if not _SENTENCE.search(lead) and any(rx.search(lead) for rx in clause.heading_res):
             return ctx.passages.items[ctx.passages.index_at(hits[0].start)]
     return None
 
