@@ -119,6 +119,14 @@ class LocateModel(_Strict):
     # weaker language that may be the clause: when nothing is located but a hint matches, the outcome is
     # needs_review quoting the hint (never "missing" while a plausible passage exists)
     hints: list[str] = Field(default_factory=list)
+    # what the clause is about: terms its operative sentence must state ("liability … limited",
+    # "consequential damages"). A located sentence that states none of them is not the clause unless it sits
+    # under one of the clause's own headings; without `about`, the patterns stand for the subject under
+    # another clause's heading (`playbooks.engine.about`)
+    about: list[str] = Field(default_factory=list)
+    # whose promise the clause states: a sentence whose promise is the other side's alone (the subject of its
+    # "shall", "warrants", "agrees to") is not this clause — the customer's own duty of care is no warranty
+    duty: Literal["us", "them"] | None = None
     # the clause category (CUAD-style, one of `playbooks.locator.CATEGORIES`) whose learned head backs this
     # clause: its top passages are candidates beside the patterns' and headings'
     category: str | None = None
@@ -275,6 +283,8 @@ class CompiledClause:
     provided_if: tuple[re.Pattern[str], ...]
     applies_to: tuple[str, ...] = ()
     role_dependent: bool = False  # some pattern speaks of {us} or {them}: its reading needs the roles bound
+    about: tuple[re.Pattern[str], ...] = ()  # terms the operative sentence states (`playbooks.engine.about`)
+    duty: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # (the side whose promise it is, the other)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -639,6 +649,14 @@ def _compile(
             )
         na = pred(c.not_applicable_when, (*cloc, "not_applicable_when")) if c.not_applicable_when else None
         ref = c.referenced
+        was = templated[0]  # what a clause is about locates it; it does not make its reading role-dependent
+        about = rxs(c.locate.about, (*cloc, "locate", "about"))
+        duty = None
+        if c.locate.duty is not None:
+            own, other = ("{us}", "{them}") if c.locate.duty == "us" else ("{them}", "{us}")
+            dloc = (*cloc, "locate", "duty")
+            duty = (rx(rf"\b(?:{own})\b", dloc), rx(rf"\b(?:{other})\b", dloc))
+        templated[0] = was
         clauses.append(
             CompiledClause(
                 id=c.id,
@@ -659,6 +677,8 @@ def _compile(
                 provided_if=rxs(ref.provided_if, (*cloc, "referenced", "provided_if")) if ref else (),
                 applies_to=tuple(c.applies_to),
                 role_dependent=templated[0],
+                about=about,
+                duty=duty,
             )
         )
     checks: list[CompiledCheck] = []

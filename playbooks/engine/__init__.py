@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ingest.document import Document
 from playbooks.drafting import drafting_outcomes
+from playbooks.engine.about import off_subject
 from playbooks.engine.confirm import _relocate, _unconfirmed
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _Region, _Value, coverage_of
 from playbooks.engine.decide import (
@@ -116,9 +117,22 @@ def _run_clause(
         )
         return out, {}, region
     if region is None and clause.hints:
-        hinted = _hinted(ctx, clause)
+        aside = ctx.set_aside.get(clause.id)
+        # the weaker language of the clause, where it is not a definition, another clause's, or the passage
+        # set aside as another clause
+        hinted = [
+            i
+            for i in _hinted(ctx, clause)
+            if (aside is None or i not in aside[0].passages)
+            and off_subject(ctx, clause, i, strict=False) is None
+        ]
         if hinted:
-            quotes = tuple(q for i in hinted if (q := _quote(ctx, i)) is not None)
+            items = ctx.passages.items  # a hint that is a heading is quoted with the sentence under it
+            quotes = tuple(
+                q
+                for i in hinted
+                if (q := _quote_range(ctx, *_past_heading(ctx, items[i].start, items[i].end))) is not None
+            )
             if quotes:
                 out = ClauseOutcome(
                     outcome="needs_review",
@@ -133,6 +147,9 @@ def _run_clause(
                 return out, {}, None
     if region is None:
         seen = _headed_but_not_taken(ctx, clause)
+        aside = ctx.set_aside.get(clause.id)
+        if seen is not None and aside is not None and aside[0].start <= seen.start < aside[0].end:
+            seen = None  # the passage under the heading was read and set aside, with why (the other side's)
         if seen is not None:
             q = _quote_range(ctx, *_past_heading(ctx, seen.start, seen.end))
             if q is not None:
@@ -150,7 +167,8 @@ def _run_clause(
                 )
                 return out, {}, None
     if region is None:
-        return _absent(ctx, clause, base), {}, None
+        # a region located and set aside as another clause is named in the absence evidence, with why
+        return _absent(ctx, clause, base, considered=ctx.set_aside.get(clause.id)), {}, None
     values: dict[str, _Value] = {}
     for f in clause.fields:
         v = _extract_field(ctx, region, f, clause)

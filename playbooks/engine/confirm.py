@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from playbooks.engine.about import off_subject
 from playbooks.engine.context import _Context, _heading_words_in_body, _passage_hits, _Region, _Value
 from playbooks.engine.decide import _reads
 from playbooks.engine.locate import region_around
@@ -43,8 +44,8 @@ def _relocate(
     seen = set(region.passages)
     best: tuple[tuple[int, int], _Region, dict[str, _Value]] | None = None
     for i, via in order:
-        if i in seen or i in excluded or ctx.passages.items[i].heading:
-            continue
+        if i in seen or i in excluded or ctx.passages.items[i].heading or off_subject(ctx, clause, i, hits):
+            continue  # not a candidate: a heading, a passage the clause rules out, or another clause's
         cand = region_around(ctx, i, via, excluded, lambda j: hits.get(j, 0) * 2)
         seen.update(cand.passages)
         vals = {f.name: v for f in clause.fields if (v := _extract_field(ctx, cand, f)) is not None}

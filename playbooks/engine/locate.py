@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from playbooks.engine.about import on_subject
 from playbooks.engine.context import (
     _DEFINITION,
     _PARA_BREAK,
@@ -66,8 +67,50 @@ def _paragraph_span(ctx: _Context, i: int) -> tuple[int, int] | None:
 
 
 def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
-    """The clause's region: the rules' candidate and the locator's best passages, fused
-    (`playbooks.locator.fusion`); how it was located is kept in `ctx.locations[clause.id]`."""
+    """The clause's region, anchored on a sentence about the rule (`playbooks.engine.about`): the rules'
+    candidate and the locator's best passages, fused (`playbooks.locator.fusion`); how it was located is kept
+    in `ctx.locations[clause.id]`, and a region set aside as another clause in `ctx.set_aside[clause.id]`."""
+    region = _locate_fused(ctx, clause)
+    if region is None:
+        return None
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    hits = _passage_hits(ctx, clause.patterns)
+
+    def around(i: int, via: str) -> _Region:
+        return region_around(ctx, i, via, excluded, lambda j: hits.get(j, 0) * 2)
+
+    kept, why = on_subject(ctx, clause, region, _candidates(ctx, clause), around)
+    if kept is not None and kept.passages == region.passages:
+        return kept
+    category = category_of(clause)
+    scan = ctx.scan() if category is not None else None
+    if kept is None:
+        assert why is not None
+        ctx.set_aside[clause.id] = (region, why)
+        if scan is not None and category is not None:
+            ctx.locations[clause.id] = fuse(scan, category, None, None, switch=False, take=False).location
+        return None
+    if scan is not None and category is not None:
+        a = ctx.passages.items[kept.anchor]
+        ctx.locations[clause.id] = fuse(scan, category, (a.start, a.end), kept.via, switch=False).location
+    return kept
+
+
+def _candidates(ctx: _Context, clause: CompiledClause) -> list[tuple[int, str]]:
+    """The clause's other candidate passages, best first: the locator's over its threshold, then the passages
+    its patterns hit, most hits first."""
+    out: list[tuple[int, str]] = []
+    loc = ctx.locations.get(clause.id)
+    scan = ctx.scan() if loc is not None and loc.category is not None else None
+    if loc is not None and loc.category is not None and scan is not None:
+        t = scan.locator.threshold(loc.category)
+        out += [(ctx.passages.index_at(c.start), "locator") for c in loc.candidates if c.score >= t]
+    hits = _passage_hits(ctx, clause.patterns)
+    out += [(i, "pattern") for i in sorted(hits, key=lambda i: (-hits[i], i))]
+    return out
+
+
+def _locate_fused(ctx: _Context, clause: CompiledClause) -> _Region | None:
     region = _locate_by_rules(ctx, clause)
     category = category_of(clause)
     scan = ctx.scan() if category is not None and ctx.doc.text.strip() else None
