@@ -208,3 +208,13 @@ def test_surviving_a_later_contract_is_no_survival_of_termination() -> None:
         "that agreement expressly replaces it.\n"
     )
     assert _rule(text, "survival").outcome == "missing"
+
+
+def test_a_carve_out_with_no_notice_duty_for_what_the_law_requires_is_standard() -> None:
+    # no notice to give is no worse for the recipient than notice: the carve-out is judged on what compels
+    text = (
+        "4. Nothing in this Agreement shall prevent the Recipient from making any disclosure of Confidential "
+        "Information that is required by law or by a competent regulatory authority.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert (o.outcome, _value(o, "by_law")) == ("standard", True)
