@@ -218,3 +218,15 @@ def test_a_carve_out_with_no_notice_duty_for_what_the_law_requires_is_standard()
     )
     o = _rule(text, "compelled_disclosure")
     assert (o.outcome, _value(o, "by_law")) == ("standard", True)
+
+
+# ------------------------------------------------------------------ a definition with its term last
+def test_a_definition_that_names_its_term_last_is_the_definition() -> None:
+    text = (
+        "1. (a) All information that the Disclosing Party or its advisers furnish, whether written or oral "
+        "and whether before or after the date hereof, together with all notes and analyses the Receiving "
+        "Party prepares from it, is referred to herein as “Proprietary Information”.\n"
+    )
+    o = _rule(text, "ci_definition")
+    assert o.outcome == "standard"
+    assert "referred to herein as" in _quoted(o)
