@@ -14,6 +14,10 @@ FILE --db URL` does for each file, run in one warm process (`api.review_run`, th
 look up, read, review, store in one transaction; see `sequential`) — then `batch` with a local cluster of 1
 and of 2 worker processes (cluster start-up reported separately; the batch figure includes it, and the
 workers' first imports, playbook compilation and store opening, which the warm loop does not pay).
+Each file's CPU is recorded in both paths (the loop's thread; the worker's task thread, reading +
+reviewing + writing) and paired by name, so the overhead at one worker is split into the documents
+themselves (per-document ratio, the first half of the run against the second), each process's first
+document (its warm-up), the worker's CPU outside its documents, and the driver's.
 Reported: contracts/s, the overhead of batch at one worker against the loop (goal ≤ 10 %), the scaling
 from 1 to 2 workers (goal ≥ 1.7× on 2 cores), each worker's peak resident memory, and the database size
 per 1,000 contracts. Then the portfolio of a run of `--portfolio` stored reviews (the text run's reviews,
@@ -83,12 +87,15 @@ def sequential(folder: Path, url: str) -> dict[str, Any]:
     files = sorted(p for p in folder.iterdir() if p.is_file())
     t0, c0 = time.perf_counter(), time.process_time()
     done = failed = 0
+    per_document: dict[str, float] = {}  # this thread's CPU seconds for each file, what the worker reports
     for p in files:
+        d0 = time.thread_time()
         try:
             review_run(p, store=store)
             done += 1
         except CitationGateError:
             failed += 1
+        per_document[p.name] = time.thread_time() - d0
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "files": len(files),
@@ -98,6 +105,7 @@ def sequential(folder: Path, url: str) -> dict[str, Any]:
         "cpu_seconds": round(cpu, 2),
         "per_second": round(len(files) / seconds, 3),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "per_document_cpu": per_document,
     }
 
 
@@ -116,10 +124,20 @@ def batched(folder: Path, url: str, workers: int) -> dict[str, Any]:
     cluster = local_cluster(workers)  # the cluster `citationgate batch` starts
     client = Client(cluster)
     startup = time.perf_counter() - t0
+    per_document: dict[str, float] = {}  # task-thread CPU seconds per file: reading, reviewing, writing
+    first: list[str] = []  # each worker's first document (it pays the worker's warm-up)
+
+    def seen(o: Any) -> None:
+        secs = o.get("seconds")
+        if secs:
+            per_document[o["name"]] = secs["review_cpu"] + secs["write_cpu"]
+            if o.get("first_in_process"):
+                first.append(o["name"])
+
     try:
         before = client.run(_worker_usage)
         t1, c1 = time.perf_counter(), time.process_time()
-        summary = run_batch([folder], db=url, client=client)
+        summary = run_batch([folder], db=url, client=client, on_outcome=seen)
         seconds, driver_cpu = time.perf_counter() - t1, time.process_time() - c1
         after = client.run(_worker_usage)
     finally:
@@ -141,6 +159,8 @@ def batched(folder: Path, url: str, workers: int) -> dict[str, Any]:
         "driver_cpu_seconds": round(driver_cpu, 2),
         # summed over documents: reading + reviewing, and writing (waiting for the store's lock included)
         "worker_seconds": summary["worker_seconds"],
+        "per_document_cpu": per_document,
+        "first": first,
     }
 
 
@@ -238,19 +258,29 @@ class Databases:
 
 def corpus(name: str, folder: Path, dbs: Databases, passes: tuple[str, ...] = PASSES) -> dict[str, Any]:
     out: dict[str, Any] = {"database": dbs.kind}
-    if "loop" in passes:
-        log(f"[{name}] sequential review loop …")
-        out["sequential"] = seq = sequential(folder, dbs.new(f"{name}-seq"))
-        log(f"[{name}]   {seq}")
-    for w in (1, 2):
-        if str(w) not in passes:
-            continue
-        log(f"[{name}] batch, {w} worker(s) …")
-        url = dbs.new(f"{name}-batch{w}")
-        out[f"batch_{w}"] = b = batched(folder, url, w)
-        b["db_bytes"] = dbs.size(url)
-        b["db_mb_per_1000"] = round(b["db_bytes"] / b["files"] * 1000 / 2**20, 1)
-        log(f"[{name}]   {b}")
+    for i, p in enumerate(passes):  # in the order given; `loop` a second time is the loop again
+        if p == "loop":
+            label = "sequential" if "sequential" not in out else "sequential_again"
+            log(f"[{name}] sequential review loop …")
+            out[label] = seq = sequential(folder, dbs.new(f"{name}-seq{i}"))
+            log(f"[{name}]   {seq}")
+        elif p in ("1", "2"):
+            w = int(p)
+            log(f"[{name}] batch, {w} worker(s) …")
+            url = dbs.new(f"{name}-batch{w}")
+            out[f"batch_{w}"] = b = batched(folder, url, w)
+            b["db_bytes"] = dbs.size(url)
+            b["db_mb_per_1000"] = round(b["db_bytes"] / b["files"] * 1000 / 2**20, 1)
+            log(f"[{name}]   {b}")
+    again = out.get("sequential_again")
+    if again and "sequential" in out:
+        # the same loop later in the run: how far the machine itself drifted between passes
+        first = out["sequential"]
+        out["loop_again_cpu_ratio"] = round(again["cpu_seconds"] / first["cpu_seconds"], 4)
+        both = [n for n in first["per_document_cpu"] if n in again["per_document_cpu"]][1:]
+        out["loop_again_median_ratio"] = round(
+            _quantile([again["per_document_cpu"][n] / first["per_document_cpu"][n] for n in both], 0.5), 4
+        )
     seq, b1, b2 = out.get("sequential"), out.get("batch_1"), out.get("batch_2")
     if seq and b1:
         out["overhead_at_1_worker"] = round(b1["seconds"] / seq["seconds"] - 1, 4)
@@ -259,6 +289,8 @@ def corpus(name: str, folder: Path, dbs: Databases, passes: tuple[str, ...] = PA
         out["cpu_overhead_at_1_worker"] = round(
             (b1["worker_cpu_seconds"] + b1["driver_cpu_seconds"]) / seq["cpu_seconds"] - 1, 4
         )
+    if seq and b1:
+        out["attribution_at_1_worker"] = attribute(seq, b1)
     if b1 and b2:
         out["scaling_1_to_2"] = round(b1["seconds"] / b2["seconds"], 3)
         out["scaling_1_to_2_without_start"] = round(
@@ -273,6 +305,47 @@ def corpus(name: str, folder: Path, dbs: Databases, passes: tuple[str, ...] = PA
     if seq and b2:
         out["speedup_2_workers_vs_loop"] = round(seq["seconds"] / b2["seconds"], 3)
     return out
+
+
+def _quantile(values: list[float], q: float) -> float:
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
+
+
+def attribute(seq: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Where batch's extra CPU at one worker goes, document by document against the loop.
+
+    Each file's CPU in the loop (the loop's thread) and on the worker (the task's thread, reading +
+    reviewing + writing) are paired by name. The first document of the loop and of each worker pay the
+    process's warm-up and are set apart; the rest give the per-document ratio. What the worker process
+    spent outside its documents (its event loop, the task's deserialisation and first imports, the
+    `settled` query) and the driver's CPU are the remainder."""
+    loop, work = seq["per_document_cpu"], b["per_document_cpu"]
+    order = [n for n in loop if n in work]  # the loop's order, which is the listing's
+    warm = [n for n in order if n == order[0] or n in b["first"]]
+    rest = [n for n in order if n not in warm]
+    ratios = [work[n] / loop[n] for n in rest if loop[n] > 0]
+    half = len(ratios) // 2
+    loop_rest, work_rest = sum(loop[n] for n in rest), sum(work[n] for n in rest)
+    return {
+        "documents_paired": len(rest),
+        "loop_cpu_seconds_per_document": round(loop_rest / max(1, len(rest)), 4),
+        "worker_cpu_seconds_per_document": round(work_rest / max(1, len(rest)), 4),
+        "per_document_ratio": {
+            "median": round(_quantile(ratios, 0.5), 4),
+            "q1": round(_quantile(ratios, 0.25), 4),
+            "q3": round(_quantile(ratios, 0.75), 4),
+            "median_first_half": round(_quantile(ratios[:half], 0.5), 4),
+            "median_second_half": round(_quantile(ratios[half:], 0.5), 4),
+        },
+        "documents_overhead_cpu_seconds": round(work_rest - loop_rest, 3),
+        "documents_overhead_ratio": round(work_rest / loop_rest - 1, 4) if loop_rest else None,
+        "first_documents": {n: {"loop": round(loop[n], 3), "worker": round(work[n], 3)} for n in warm},
+        "warm_up_cpu_seconds": round(sum(work[n] - loop[n] for n in warm), 3),
+        "worker_outside_documents_cpu_seconds": round(b["worker_cpu_seconds"] - sum(work.values()), 3),
+        "loop_outside_documents_cpu_seconds": round(seq["cpu_seconds"] - sum(loop.values()), 3),
+        "driver_cpu_seconds": b["driver_cpu_seconds"],
+    }
 
 
 def grow_store(db: Path, target: int) -> int:
@@ -379,7 +452,8 @@ def main() -> None:
     ap.add_argument(
         "--passes",
         default=",".join(PASSES),
-        help="which passes over each corpus: loop (the baseline), 1 and 2 (workers); default all three",
+        help="which passes over each corpus, in this order: loop (the baseline), 1 and 2 (workers); default "
+        "all three; `loop` named twice runs the loop again (loop,1,loop: the machine's drift over the run)",
     )
     args = ap.parse_args()
     if not (DATA / "texts").is_dir():
@@ -465,6 +539,27 @@ def report(r: dict[str, Any]) -> None:
                 f"({c['overhead_at_1_worker_without_start']:+.1%} without start-up), "
                 f"{c['cpu_overhead_at_1_worker']:+.1%} CPU-s (goal ≤ +10 %)"
             )
+        if "loop_again_cpu_ratio" in c:
+            g = c["sequential_again"]
+            print(
+                f"  the loop again, later    {g['per_second']:8.2f} contracts/s  ({g['seconds']} s, "
+                f"{g['cpu_seconds']} CPU-s: {c['loop_again_cpu_ratio']:.3f}× the first loop's CPU, per "
+                f"document median {c['loop_again_median_ratio']:.3f}× — the machine's drift between passes)"
+            )
+        if c.get("attribution_at_1_worker", {}).get("documents_paired"):
+            a = c["attribution_at_1_worker"]
+            r = a["per_document_ratio"]
+            print(
+                f"  where it goes (CPU-s)    documents {a['documents_overhead_cpu_seconds']:+.2f} "
+                f"({a['documents_overhead_ratio']:+.1%} over {a['documents_paired']} documents paired by "
+                f"name: {a['loop_cpu_seconds_per_document'] * 1000:.0f} → "
+                f"{a['worker_cpu_seconds_per_document'] * 1000:.0f} ms each; worker/loop per document "
+                f"median {r['median']:.3f}, quartiles {r['q1']:.3f}–{r['q3']:.3f}, halves "
+                f"{r['median_first_half']:.3f} / {r['median_second_half']:.3f}); first documents (warm-up) "
+                f"{a['warm_up_cpu_seconds']:+.2f}; worker outside documents "
+                f"{a['worker_outside_documents_cpu_seconds']:.2f} (loop "
+                f"{a['loop_outside_documents_cpu_seconds']:.2f}); driver {a['driver_cpu_seconds']:.2f}"
+            )
         if "scaling_1_to_2" in c:
             print(
                 f"  scaling 1 → 2 workers    {c['scaling_1_to_2']:.2f}× "
@@ -476,8 +571,9 @@ def report(r: dict[str, Any]) -> None:
                 ws = b["worker_seconds"]
                 print(
                     f"  {label} worker(s): peak RSS {b['worker_peak_rss_mb']} MB; database "
-                    f"{b['db_mb_per_1000']} MB per 1,000; worker seconds reviewing {ws['review']:.1f}, "
-                    f"writing {ws['write']:.1f} (lock waits included)"
+                    f"{b['db_mb_per_1000']} MB per 1,000; worker seconds reviewing {ws['review']:.1f} "
+                    f"({ws.get('review_cpu', 0):.1f} CPU), writing {ws['write']:.1f} (lock waits included; "
+                    f"{ws.get('write_cpu', 0):.1f} CPU)"
                 )
     if "portfolio" in r:
         p = r["portfolio"]

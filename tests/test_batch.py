@@ -14,9 +14,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import cloudpickle
 import pytest
@@ -104,9 +105,17 @@ def test_a_rerun_skips_what_is_done_and_a_manifest_carries_metadata(tmp_path: Pa
     assert (first["documents"], first["done"], first["reviewed_now"]) == (2, 2, 2)
     entries = RunStore(Store(url)).entries(first["run"])
     assert [e["meta"] for e in entries] == [{"counterparty": "Beta 0"}, {"counterparty": "Beta 1"}]
-    second = run_batch([room], db=url, client=client)
+    seen: list[Mapping[str, Any]] = []
+    second = run_batch([room], db=url, client=client, on_outcome=seen.append)
     assert (second["documents"], second["reviewed_now"], second["skipped_already_done"]) == (3, 1, 2)
     assert len(Store(url).list_reviews()) == 3
+    # the caller sees each document's outcome: the one reviewed now with its name and where its time went
+    # (wall and the task thread's CPU, reading + reviewing and writing); the two done before are not sent
+    (now,) = seen
+    assert now["name"] == "msa_02.txt"
+    assert set(now["seconds"]) == {"review", "write", "review_cpu", "write_cpu"}
+    assert now["status"] == "done" and not now["already"] and now["seconds"]["review_cpu"] > 0
+    assert isinstance(now["first_in_process"], bool)
 
 
 @contextmanager

@@ -90,11 +90,14 @@ def run_batch(
     chunk: int | None = None,
     client: Any = None,
     progress: Callable[[Progress], None] | None = None,
+    on_outcome: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Review every document under `paths` (or continue run `resume`) and return the run summary.
 
     `client` is an existing `dask.distributed.Client` (tests and notebooks); otherwise one is made for
-    `scheduler`, or a local cluster of `workers` processes (default: one per core).
+    `scheduler`, or a local cluster of `workers` processes (default: one per core). `on_outcome` is
+    called with each document's outcome as it arrives (`key`, `status`, `name`, and for a document
+    reviewed now its worker's `seconds`: wall and task-thread CPU reading + reviewing, and writing).
     """
     started = time.perf_counter()
     url = _absolute(resolve_url(db))
@@ -170,6 +173,8 @@ def run_batch(
                 except Exception as exc:  # the chunk killed its worker every time, or could not run
                     outcomes = _record_lost(runs, futures[future], task_options, exc)
                 for o in outcomes:
+                    if on_outcome is not None:
+                        on_outcome(o)
                     state[o["status"]] += 1
                     reviewed += int(o["status"] == DONE and not o["already"])
                     for part, secs in (o.get("seconds") or {}).items():
