@@ -1,7 +1,7 @@
 """`ask` in the default install: a question read as clause types reaches the clause the locator reads as
-that type even when the question shares none of its words; a question read as two types gets a place for
-each; where the locator reads no such clause anywhere, the ordinary fusion ranks; and the question
-benchmark reads any question file of the same shape and says which ranker answered."""
+that type even when the question shares none of its words (the clause-type ranking fused with the keywords);
+every hit says which ranker placed it; and the question benchmark reads any question file of the same shape
+and says which ranker answered."""
 
 from __future__ import annotations
 
@@ -94,32 +94,14 @@ def _meaning_on(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_question_sharing_no_word_with_the_clause_reaches_it_first(
     contract: Document, question: str, clause: str
 ) -> None:
-    """Keywords cannot find it (no word of the question is in the clause); the clause type puts it first
-    and the hit says the clause type ranked it."""
+    """Keywords cannot find it (no word of the question is in the clause); the clause-type ranking, fused
+    with the keywords, puts it first, and the hit says so."""
     r = ClauseRetriever(contract, semantic=None)
     hit = r.search(question, top=3)[0]
     assert clause in hit.text
     own_words = set(expand_query(question, []).user_terms)
     assert not own_words & r._index.term_sets[[u.id for u in r.units].index(hit.id)]
-    assert any(w.startswith("ranked by: clause type") for w in hit.why)
-
-
-def test_a_question_read_as_two_clause_types_gets_a_place_for_each(contract: Document) -> None:
-    """Two types of equal weight: the best passage of each leads, before any second passage of either."""
-    bridges = load_bridges(
-        {
-            "insurance": {"when": ["widget"], "means": ["zzz"]},
-            "audit": {"when": ["gadget"], "means": ["qqq"]},
-        },
-        base=False,
-    )
-    r = ClauseRetriever(contract, semantic=None, bridges=bridges, clause_types=QuestionTypes(None, {}))
-    hits = r.search("widget or gadget?", top=3)
-    firsts = {hits[0].label, hits[1].label}
-    assert firsts == {"4.1", "3.1"}
-    assert all(
-        any(w.startswith("ranked by: clause type — the best passage") for w in h.why) for h in hits[:2]
-    )
+    assert "ranked by: reciprocal rank fusion of keywords, clause type" in hit.why
 
 
 def test_where_no_passage_is_read_as_the_type_the_fusion_ranks(contract: Document) -> None:
@@ -149,5 +131,5 @@ def test_the_question_benchmark_reads_any_question_file(shared_data: Path, tmp_p
         timeout=300,
     ).stdout
     assert "q.yaml: 1 questions, recall@3" in out
-    assert "[Governing Law]" in out and "by clause type" in out
-    assert "answered by (right hits of the default): clause type 1" in out
+    assert "[Governing Law]" in out
+    assert "answered by (right hits of the default):" in out
