@@ -230,3 +230,27 @@ def test_a_definition_that_names_its_term_last_is_the_definition() -> None:
     o = _rule(text, "ci_definition")
     assert o.outcome == "standard"
     assert "referred to herein as" in _quoted(o)
+
+
+# ------------------------------------------------------------------ a mutual NDA's right given to one party
+def test_a_right_to_keep_copies_given_to_one_party_by_name_is_said_to_be_its_only() -> None:
+    text = (
+        "MUTUAL NON-DISCLOSURE AGREEMENT\n\n"
+        "3. On request the Receiving Party shall return or destroy all Proprietary Information of the "
+        "Disclosing Party; provided, however, that Northgate and its Representatives shall not be obligated "
+        "to return or destroy Proprietary Information to the extent required by law or their compliance "
+        "policies.\n"
+    )
+    o = _rule(text, "retained_copies")
+    assert (o.outcome, _value(o, "one_party_named")) == ("fallback", True)
+    assert "one party by name only" in o.claim
+
+
+def test_a_right_to_keep_copies_given_to_the_receiving_party_is_not_one_partys_only() -> None:
+    text = (
+        "3. On request the Receiving Party shall return or destroy all Proprietary Information; provided "
+        "that the Receiving Party may retain copies required by law and copies held in automatic backup "
+        "systems.\n"
+    )
+    o = _rule(text, "retained_copies")
+    assert o.outcome == "standard" and _value(o, "one_party_named") is not True
