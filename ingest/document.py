@@ -7,6 +7,7 @@ The canonical text keeps the document's own characters: no Unicode normalization
 from __future__ import annotations
 
 import bisect
+import copy
 import hashlib
 import re
 from collections.abc import Mapping
@@ -38,6 +39,7 @@ def _section_sweep(sections: tuple[Section, ...]) -> tuple[tuple[int, ...], tupl
     starts: list[int] = []
     innermost: list[int] = []
     active: set[int] = set()
+    rank = [(s.level, i) for i, s in enumerate(sections)]  # the deepest, and among equals the later
     for pos in sorted(events):
         for kind, i in events[pos]:
             if kind == 1:
@@ -45,7 +47,7 @@ def _section_sweep(sections: tuple[Section, ...]) -> tuple[tuple[int, ...], tupl
             else:
                 active.discard(i)
         starts.append(pos)
-        innermost.append(max(active, key=lambda i: (sections[i].level, i), default=-1))
+        innermost.append(max(active, key=rank.__getitem__) if active else -1)
     return tuple(starts), tuple(innermost)
 
 
@@ -146,6 +148,13 @@ class Document:
         starts, innermost = _section_sweep(self.sections)
         object.__setattr__(self, "_sweep_starts", starts)
         object.__setattr__(self, "_sweep_sections", innermost)
+
+    def with_metadata(self, metadata: Mapping[str, Any]) -> Document:
+        """This document with `metadata` instead of its own: `dataclasses.replace` without computing again
+        what depends only on the text, pages and sections (the text's hash, the section sweep)."""
+        other = copy.copy(self)
+        object.__setattr__(other, "metadata", metadata)
+        return other
 
     @property
     def ready(self) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from ingest.document import Document
@@ -59,7 +58,7 @@ def load_bytes(name: str, data: bytes, *, view: str = "accepted") -> Document:
         from ingest.plain import load_text
 
         document = load_text(path, data)
-    return replace(document, metadata={**document.metadata, "reader": READER_VERSION})
+    return document.with_metadata({**document.metadata, "reader": READER_VERSION})
 
 
 def _check_type(name: str) -> str:

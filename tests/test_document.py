@@ -68,3 +68,30 @@ def test_page_of_bisects_page_starts() -> None:
 def test_a_document_without_pages_says_none() -> None:
     doc = Document(name="d.docx", file_type="docx", text="no pages here", source_sha256="0" * 64)
     assert doc.page_of(3) is None
+
+
+def test_with_metadata_is_replace_without_recomputing() -> None:
+    """`with_metadata` gives what `dataclasses.replace(doc, metadata=…)` gives, derived fields included,
+    and leaves the original as it was."""
+    from dataclasses import replace
+
+    doc = Document(
+        name="d.pdf",
+        file_type="pdf",
+        text="1. Fees \U0001f600\n1.1 Pay.\n2. Term\n",
+        source_sha256="0" * 64,
+        pages=(Page(number=1, start=0, end=17), Page(number=2, start=18, end=26)),
+        sections=(
+            Section(label="1", heading="Fees", level=1, kind="clause", start=0, end=17),
+            Section(label="1.1", heading="", level=2, kind="clause", start=10, end=17),
+            Section(label="2", heading="Term", level=1, kind="clause", start=18, end=26),
+        ),
+        metadata={"pages": 2},
+    )
+    new = {"pages": 2, "reader": "1"}
+    got, want = doc.with_metadata(new), replace(doc, metadata=new)
+    assert got == want and got.metadata == {"pages": 2, "reader": "1"} and doc.metadata == {"pages": 2}
+    for offset in range(len(doc.text)):
+        assert got.section_at(offset) == want.section_at(offset)
+        assert got.page_of(offset) == want.page_of(offset)
+        assert got.utf16_offset(offset) == want.utf16_offset(offset)
