@@ -117,10 +117,11 @@ def test_a_fresh_verify_imports_no_pydantic(tmp_path: Path) -> None:
         f" '--db', {str(tmp_path / 'r.db')!r}]\n"
         "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
         "print(code, sorted(m for m in ('pydantic', 'sqlalchemy') if m in sys.modules), file=sys.stderr)\n"
+        "import gc\nprint(gc.get_freeze_count() > 0, file=sys.stderr)\n"  # frozen for the exit
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert json.loads(done.stdout)["findings"][0]["status"] == "verified"
-    assert done.stderr.split() == ["0", "[]"]
+    assert done.stderr.split() == ["0", "[]", "True"]
 
 
 @pytest.mark.parametrize("value", ["x.json", "é.json"])

@@ -11,6 +11,7 @@ imported by the command function itself, so `COMMAND --help` loads none of it
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -121,6 +122,11 @@ def main() -> None:
             quiet_stdout()
             raise SystemExit(EXIT_BROKEN_PIPE) from None
         raise
+    finally:
+        # The process ends here. What is left (the imported modules, a review's findings, a contract's
+        # index) is freed as the interpreter exits; frozen, it is not walked again by the interpreter's
+        # own last garbage collections on the way out (~0.05 CPU-s of `verify` on a 1 MB contract).
+        gc.freeze()
 
 
 __all__ = ["COMMANDS", "app", "load_all", "main"]
