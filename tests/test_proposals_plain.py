@@ -99,7 +99,7 @@ PROPOSALS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(PROPOSALS)
 def test_the_direct_reading_agrees_with_the_models(item: dict[str, Any]) -> None:
     plain = proposals._plain_proposal(item)
