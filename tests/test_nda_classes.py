@@ -254,3 +254,49 @@ def test_a_right_to_keep_copies_given_to_the_receiving_party_is_not_one_partys_o
     )
     o = _rule(text, "retained_copies")
     assert o.outcome == "standard" and _value(o, "one_party_named") is not True
+
+
+# ------------------------------------------------------------------ more phrasings read in unseen NDAs
+def test_a_single_copy_that_may_be_retained_is_a_retention_right() -> None:
+    text = (
+        "3. On request the Recipient will hand back all Proprietary Information, except that one copy may be "
+        "retained for archival purposes in its legal department.\n"
+    )
+    assert _rule(text, "retained_copies").outcome == "fallback"
+
+
+def test_residuals_kept_in_memory_are_no_copies_kept() -> None:
+    text = (
+        '5. "Residuals" means information retained in intangible form in the unaided memories of the '
+        "Recipient's employees.\n"
+    )
+    assert _rule(text, "retained_copies").outcome == "missing"
+
+
+def test_a_source_that_had_the_right_to_disclose_is_the_third_party_carve_out() -> None:
+    text = (
+        "2. The obligations do not apply to information obtained from any person, firm or company which had "
+        "the unrestricted right to disclose it.\n"
+    )
+    o = _rule(text, "third_party_source")
+    assert (o.outcome, _value(o, "third_party")) == ("fallback", True)
+
+
+def test_deleting_no_markings_is_no_destruction() -> None:
+    text = (
+        "8. The Recipient shall not alter or delete any markings on any Information.\n\n"
+        "9. At the end of the discussions the Discloser may request that the Recipient return all "
+        "Information.\n"
+    )
+    o = _rule(text, "return_or_destroy")
+    assert o.outcome == "fallback" and _value(o, "destroy_option") is not True
+
+
+def test_export_control_laws_are_not_what_compels_a_disclosure() -> None:
+    text = (
+        "1. The Recipient shall not export any Information except in compliance with the approvals required "
+        "under applicable export laws. The Recipient may make disclosures required by court order, provided "
+        "it promptly notifies the Discloser.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert o.outcome == "fallback" and _value(o, "by_law") is not True
