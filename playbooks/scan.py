@@ -5,6 +5,11 @@ Python's `re` scans quickly only when a pattern starts with a literal; `\\bcap\\
 is analysed once for the literal text every match must contain (a literal run, or one of several
 alternatives), the lower-cased document is searched for those literals with `str.find`, and the pattern
 is run only on the passages that contain one.
+
+A pattern is matched against each passage, so its anchors are the passage's: `^` and `\\A` match where the
+passage starts (and `(?m)^` after every newline in it too), `$` and `\\Z` where it ends — as they do when a
+field's cues are read from a passage's text. (Searched over the whole document, `^` would only ever match
+at its first character.)
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 
 from playbooks.passages import Passages
 
-__all__ = ["Scanner", "required_literals"]
+__all__ = ["Scanner", "anchored", "required_literals"]
 
 _sre: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
@@ -52,6 +57,33 @@ def _alts(items: Any) -> list[str] | None:
             consider(_alts(av[2]))
     consider([run])
     return best
+
+
+def _anchored(items: Any) -> bool:
+    """Does this parsed pattern hold a start anchor (`^`, `\\A`) anywhere?"""
+    for op, av in items:
+        if op is _c.AT and av in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
+            return True
+        if op is _c.SUBPATTERN and _anchored(av[-1]):
+            return True
+        if op is _c.BRANCH and any(_anchored(b) for b in av[1]):
+            return True
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and _anchored(av[2]):
+            return True
+        if op in (_c.ASSERT, _c.ASSERT_NOT) and _anchored(av[1]):
+            return True
+        if op is _c.ATOMIC_GROUP and _anchored(av):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def anchored(pattern: str, flags: int) -> bool:
+    """Does `pattern` anchor on a start (`^`, `\\A`)? Such a pattern is matched on each passage's own text."""
+    try:
+        return _anchored(list(_sre.parse(pattern, flags)))
+    except Exception:
+        return False
 
 
 @lru_cache(maxsize=4096)
@@ -93,7 +125,10 @@ class Scanner:
         lits = required_literals(rx.pattern, rx.flags) if self.lower is not None else None
         out: list[int] = []
         items = self.passages.items
-        if lits is None:
+        if anchored(rx.pattern, rx.flags):  # its `^` is each passage's start
+            cands = self._candidates(lits) if lits is not None else range(len(items))
+            out = [i for i in cands if rx.search(self.text[items[i].start : items[i].end])]
+        elif lits is None:
             seen: set[int] = set()
             for m in rx.finditer(self.text):
                 i = self.passages.index_at(m.start())

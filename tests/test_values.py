@@ -475,3 +475,33 @@ def test_a_force_majeure_clause_that_never_says_force_majeure() -> None:
     )
     outcome, _ = _finding(text, "force_majeure")
     assert outcome not in ("missing", "not_applicable")
+
+
+# ---------------------------------------------------------------------------------------------- anchors
+
+
+def test_a_start_anchor_in_a_playbook_pattern_is_the_start_of_each_passage() -> None:
+    """The scanner searches every passage: `^` (and `\\A`) anchor on the passage, not on the document's first
+    character, exactly as they do when a field's cues are read from a passage's text."""
+    import re
+
+    from playbooks.passages import Passages
+    from playbooks.scan import Scanner
+
+    text = "Preamble sentence one.\n\nWHEREAS the parties wish to agree.\n\nThe parties agree as follows."
+    scan = Scanner(Passages(text))
+    items = scan.passages.items
+    for rx in (re.compile(r"^\s*WHEREAS\b"), re.compile(r"\A\s*whereas", re.I), re.compile(r"(?:^|x)WHEREAS")):
+        found = [text[items[i].start : items[i].end] for i in scan.passages_matching(rx)]
+        assert found == ["WHEREAS the parties wish to agree."], rx.pattern
+    # unanchored patterns still find their words anywhere in a passage
+    assert len(scan.passages_matching(re.compile(r"parties"))) == 2
+
+
+def test_a_date_on_a_line_of_its_own_after_the_title_dates_the_agreement() -> None:
+    text = (
+        "SUPPLY AGREEMENT\n\nJune 1, 2005\n\n"
+        'This Agreement is between Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC ("Customer").\n\n'
+        "1. Services. The Supplier shall provide the Services.\n"
+    )
+    assert _extracted(text, "agreement_date")["date"] == "2005-06-01"
