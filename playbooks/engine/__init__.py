@@ -11,7 +11,7 @@ carry the decisive language and every value the claim states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -38,7 +38,7 @@ from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
 from playbooks.locator import Locator
-from playbooks.outcome import ClauseOutcome, QuoteRef
+from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
 from playbooks.predicates import evaluate
 from playbooks.regex_safety import regex_budget
 from playbooks.schema import CompiledCheck, CompiledClause, Playbook
@@ -217,6 +217,12 @@ def _run_clause(
         outcome, reason = "needs_review", f"{reason}; not concluded because {hidden}"
         pos = None
     quotes = _quotes(ctx, region.anchor, values, used)
+    # a default stands on the passage it was read from: where that passage is quoted without its clause number
+    # (or in a window), the value stands on the part quoted, not dropped from the finding
+    extracted = {
+        k: _on_quote(ctx, ev, quotes) if values[k].inferred and not _inside(ev, quotes) else ev
+        for k, ev in extracted.items()
+    }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
@@ -253,6 +259,16 @@ def _run_clause(
         **base,
     )
     return out, values, region
+
+
+def _on_quote(ctx: _Context, ev: ExtractedValue, quotes: Sequence[QuoteRef]) -> ExtractedValue:
+    """A defaulted value re-anchored on the quoted part of the passage it was read from (unchanged if no
+    quote overlaps that passage)."""
+    for q in quotes:
+        a, b = max(ev.start, q.start), min(ev.end, q.end)
+        if a < b:
+            return ExtractedValue(value=ev.value, text=ctx.text[a:b], start=a, end=b)
+    return ev
 
 
 def _run_check(
