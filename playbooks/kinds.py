@@ -6,6 +6,7 @@ year" holds no payment term at all. A field names the kind it wants (`kind:` in 
 of that kind are read:
 
 - `notice`: an advance-notice period — "sixty (60) days' (prior written) notice", "upon 30 days notice",
+  "notice of non-renewal no later than ninety (90) days",
   "at least ninety (90) days before the end of the term", "within 60 days prior to the expiration".
 - `period`: the length of something (a term, a renewal, a warranty) — never a notice period nor an
   interest-year convention; "annually", "from year to year", "month-to-month", "half a year" and "the
@@ -17,6 +18,8 @@ of that kind are read:
   covenant looks back over, never the period the covenant lasts: no `period`, `term` or `deadline`.
 - `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
   interest-year convention; "due upon receipt" is a deadline of none.
+- a period that runs after the term ends ("for three (3) months after the termination date", "during the
+  Term and for one (1) year thereafter") is not the `term`.
 - dates, `end`: a date a term runs to — never the date it runs from ("from February 1, 2019 through
   January 31, 2024" ends on the second); `start`: never a date it runs to ("effective as of the Effective
   Date and shall expire on December 31, 2006" does not start then).
@@ -39,12 +42,14 @@ _NOTICE_AFTER = re.compile(
     r"(?:(?:prior|advance|previous|written|express|formal|calendar|business|or\s+more|of)\s+){0,4}"
     r"(?:notice|notification|warning)\b"
     r"|\s*\)?\s*(?:['’]s?)?\s*(?:(?:or\s+more|in\s+advance|prior|written|\w+['’]s)\s+){0,2}"
-    r"(?:prior\s+to|before|in\s+advance\s+of|preceding|ahead\s+of)\s+(?:the\s+)?(?:\w+\s+){0,4}?"
+    r"(?:prior(?:\s+to)?|before|in\s+advance\s+of|preceding|ahead\s+of)\s+(?:the\s+)?(?:\w+\s+){0,4}?"
     r"(?:end|expir\w*|renewal|terminat\w*|commencement|anniversary|close|conclusion|lapse)\b",
     re.IGNORECASE,
 )
 _NOTICE_BEFORE = re.compile(
-    r"(?:notice|notif(?:y|ied|ication))\s+(?:in\s+writing\s+)?(?:to\s+the\s+other(?:\s+party)?\s+)?(?:of\s+)?(?:at\s+least|not\s+less\s+than|no\s+less\s+than"
+    r"(?:notice|notif(?:y|ied|ication))\s+(?:in\s+writing\s+)?(?:to\s+the\s+other(?:\s+party)?\s+)?"
+    r"(?:of\s+(?:(?:its|their|the)\s+)?(?:non-?renewal|termination|(?:intention|intent|election|desire)\s+not\s+to\s+(?:renew|extend))\s+)?"
+    r"(?:of\s+)?(?:at\s+least|not\s+less\s+than|no\s+less\s+than"
     r"|a\s+minimum\s+of|no\s+later\s+than|not\s+later\s+than)?\s*$",
     re.IGNORECASE,
 )
@@ -74,6 +79,18 @@ _SURVIVAL = re.compile(
     r"\bsurviv\w*|\brepresentations?\s+(?:and|&)\s+warrant\w*|\bwarranties\s+(?:\w+\s+){0,4}(?:shall|will)\s+(?:terminate|expire)",
     re.IGNORECASE,
 )
+#: a period that runs after the term ends — "for a period of three (3) months after the termination date",
+#: "during the Term and for one (1) year thereafter": how long something outlasts the term, not the term
+_AFTER_TERM_AFTER = re.compile(
+    r"\s*\)?\s*(?:after|following|from|beyond|subsequent\s+to)\s+(?:the\s+|any\s+|such\s+|its\s+)?(?:\w+\s+){0,2}?"
+    r"(?:termination|expiration|expiry|cessation)\b",
+    re.IGNORECASE,
+)
+_AFTER_TERM_BEFORE = re.compile(
+    r"\b(?:during|throughout|for)\s+the\s+term(?:\s+of\s+this\s+agreement)?\s*,?\s+and\s+(?:for\s+)?(?:a\s+(?:period|term)\s+of\s+)?"
+    r"(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _SENTENCE_BREAK = re.compile(r"[.;]\s+(?=[A-Z(\d])")
 
 _MONTHS_PER = {"year": 12, "month": 1, "half a year": 6, "quarter": 3}
@@ -94,6 +111,13 @@ _ANNIVERSARY = re.compile(
     r"|(?P<w>\w+)\s*(?:\(\s*(?P<wd>\d+)\s*\)\s*)?[- ]?years?)\s+anniversary\b",
     re.IGNORECASE,
 )
+#: a cadence that is a renewal's length: "annual renewals", "renew automatically from year to year"
+_RENEWAL_CADENCE = re.compile(
+    r"\b(?:annual|yearly|monthly)\s+(?:automatic\s+)?(?:renewals?|extensions?)\b"
+    r"|\b(?:renew\w*|extend\w*)\s+(?:automatically\s+)?(?:on\s+an?\s+|from\s+)?"
+    r"(?:annual(?:ly)?|yearly|year[- ]to[- ]year|monthly|month[- ]to[- ]month)\b",
+    re.IGNORECASE,
+)
 _RENEWAL_BEFORE = re.compile(
     r"\b(?:successive|additional|further|consecutive|subsequent|renewal|renew\w*|extend\w*|extension|another)"
     r"\s+(?:(?:term|period)s?\s+of\s+)?(?:\w+\s+){0,2}$",
@@ -110,7 +134,7 @@ _START_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _END_BEFORE = re.compile(
-    r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\buntil|\bthrough|\bthru|\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
+    r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\bconclud\w*|\buntil|\bthrough|\bthru|\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
     r"(?:the\s+)?$|\b(?:until|through|expir\w*)\s+the\s+(?:earlier|later|first)\s+(?:to\s+occur\s+)?of\s*[:(]?\s*(?:\(?[a-z0-9]{1,3}\)\s*)?$",
     re.IGNORECASE,
 )
@@ -152,9 +176,13 @@ def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str, *, cadence: b
             years = words_to_number(m["w"]) if not m["w"].isdigit() else int(m["w"])
         if years:
             out.append(Hit(value=_round(years * 12 * factor), start=base + m.start(), end=base + m.end()))
-    if hits or out or not cadence:
+    if out or not cadence:
         return out
     for m in _ADVERBIAL.finditer(seg):
+        # beside a number ("a term of two (2) years with automatic annual renewals"), a cadence counts only
+        # where it is the renewal's own word
+        if hits and not _RENEWAL_CADENCE.search(seg[max(0, m.start() - 30) : m.end() + 30]):
+            continue
         months = 12 if m["y"] else 1 if m["m"] else 6 if m["h"] else 3
         out.append(Hit(value=_round(months * factor), start=base + m.start(), end=base + m.end()))
     return out
@@ -180,6 +208,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             for h in kept
             if not _RENEWAL_BEFORE.search(seg[max(0, h.start - base - 50) : h.start - base])
             and not _SURVIVAL.search(_sentence(seg, h.start - base, h.end - base))
+            and not _after_term(seg, h.start - base, h.end - base)
         ]
     if kind in ("period", "term"):
         # "from year to year" is how a term renews, not how long the initial term lasts
@@ -190,6 +219,13 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
     return kept
+
+
+def _after_term(seg: str, start: int, end: int) -> bool:
+    """Does the period at `seg[start:end]` run after the term ends (not the term itself)?"""
+    return bool(
+        _AFTER_TERM_AFTER.match(seg, end) or _AFTER_TERM_BEFORE.search(seg[max(0, start - 80) : start])
+    )
 
 
 def _sentence(seg: str, start: int, end: int) -> str:

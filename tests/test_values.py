@@ -491,7 +491,11 @@ def test_a_start_anchor_in_a_playbook_pattern_is_the_start_of_each_passage() -> 
     text = "Preamble sentence one.\n\nWHEREAS the parties wish to agree.\n\nThe parties agree as follows."
     scan = Scanner(Passages(text))
     items = scan.passages.items
-    for rx in (re.compile(r"^\s*WHEREAS\b"), re.compile(r"\A\s*whereas", re.I), re.compile(r"(?:^|x)WHEREAS")):
+    for rx in (
+        re.compile(r"^\s*WHEREAS\b"),
+        re.compile(r"\A\s*whereas", re.I),
+        re.compile(r"(?:^|x)WHEREAS"),
+    ):
         found = [text[items[i].start : items[i].end] for i in scan.passages_matching(rx)]
         assert found == ["WHEREAS the parties wish to agree."], rx.pattern
     # unanchored patterns still find their words anywhere in a passage
@@ -505,3 +509,159 @@ def test_a_date_on_a_line_of_its_own_after_the_title_dates_the_agreement() -> No
         "1. Services. The Supplier shall provide the Services.\n"
     )
     assert _extracted(text, "agreement_date")["date"] == "2005-06-01"
+
+
+# ------------------------------------------------------------------------------------------- term and dates
+# Classes of misreading found in the misses of `citationgate eval answers`; the snippets are written here.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each party shall, during the Term and for a period of one (1) year thereafter, keep accurate books.",
+        "Supplier shall keep spare parts available for a period of three (3) months after the termination.",
+        "Licensee may sell off its stock for six (6) months following the expiration of this Agreement.",
+    ],
+)
+def test_a_period_that_runs_after_the_term_ends_is_not_the_term(text: str) -> None:
+    assert _of_kind(text, "term", "months") == []
+    assert _of_kind("The term of this Agreement is two (2) years. " + text, "term", "months") == [24]
+
+
+@pytest.mark.parametrize(
+    ("term", "months"),
+    [
+        ("The term of this Agreement is twenty-four (24) months.", 24),
+        ("This Agreement shall come into force on the Effective Date and remain valid for 1 year.", 12),
+        ("This Agreement shall remain effective for ten (10) years unless terminated earlier.", 120),
+        ("The term of the Licence shall be five (5) years, commencing on the Effective Date.", 60),
+        ("The Term shall begin on the Effective Date and shall end fifteen months therefrom.", 15),
+        (
+            "This Agreement shall remain in full force until one (1) year subsequent to the Effective Date.",
+            12,
+        ),
+        ("The Term means the period terminating on the eighth anniversary of the Effective Date.", 96),
+    ],
+)
+def test_the_term_in_more_of_the_words_contracts_use(term: str, months: int) -> None:
+    assert _extracted(SERVICES + "2. Term. " + term + "\n", "expiration_date")["term_months"] == months
+
+
+def test_a_proviso_is_read_as_an_exception_to_the_rule_it_follows() -> None:
+    text = SERVICES + (
+        "2. Term. This Agreement shall expire on December 31, 2019; provided, however, that the licences "
+        "granted for the Pilot Products shall continue in full force and effect until March 31, 2021.\n"
+    )
+    assert _extracted(text, "expiration_date")["expires_on"] == "2019-12-31"
+    text = SERVICES + (
+        "2. Term. The initial term of this Agreement will be ten (10) years from the Effective Date, "
+        "provided "
+        "that at any time after the 7th anniversary of such date either party may terminate on notice.\n"
+    )
+    assert _extracted(text, "expiration_date")["term_months"] == 120
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"Contract Period" shall mean the period commencing on January 1, 2018 and concluding June 30, 2021.',
+        "Expiration Date: June 30, 2021",
+    ],
+)
+def test_an_end_date_concluding_or_given_on_a_label_line(text: str) -> None:
+    values = _extracted(SERVICES + "2. Term. " + text + "\n", "expiration_date")
+    assert "2021-06-30" in (values.get("expires_on"), values.get("defined_date"))
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "This Agreement shall enter into force on the date of its signature by both Parties.",
+        'This Agreement is effective as of the last date signed below (the "Effective Date").',
+        "The Effective Date of this Agreement shall be the later of the dates of the signatures below.",
+        "This Agreement shall become effective on the signing date.",
+    ],
+)
+def test_an_agreement_that_takes_effect_on_signature_says_when_it_takes_effect(clause: str) -> None:
+    text = SERVICES.replace("is made on May 2, 2016 ", "is made ") + "1. Effective Date. " + clause + "\n"
+    assert _extracted(text, "effective_date").get("same_as_signing") is True
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        (
+            "IN WITNESS WHEREOF, the undersigned execute this Agreement this 14t h day of February 2020.",
+            "2020-02-14",
+        ),
+        ("Date: 4/28/2017", "2017-04-28"),
+    ],
+)
+def test_a_date_given_only_where_the_agreement_is_signed_dates_it(line: str, value: str) -> None:
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is between Kestrel Parts Inc. ("Supplier") and Lumen Goods LLC '
+        '("Customer").\n\n1. Services. The Supplier shall provide the Services.\n\n' + line + "\n"
+    )
+    assert _extracted(text, "agreement_date")["date"] == value
+
+
+def test_an_end_date_a_day_either_side_of_the_answer_across_a_month_is_the_same_term() -> None:
+    from citationgate.evaluation.cuad_answers_eval import _same_date
+
+    assert _same_date("6/1/21", "2021-05-31") is True
+    assert _same_date("6/1/21", "2021-05-30") is False
+    assert _same_date("1/1/20", "2019-12-31") is True
+    assert _same_date("[]/[]/[]", None) is None  # an answer redacted whole states no date to compare with
+
+
+def test_a_default_read_from_a_numbered_passage_stands_on_its_quote_and_stays_in_the_finding() -> None:
+    """A yes/no the whole contract is silent on is a reading of that silence; it was dropped from the finding
+    whenever the passage it defaulted on began with a clause number the quote leaves out."""
+    text = SERVICES + (
+        "4. TERM AND RENEWAL.\n\n4.1 This Agreement may be extended for an additional one (1) year period by "
+        "written agreement of the parties given at least sixty (60) days before the end of the term.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "auto_renewal")
+    auto = f.proposal.details["extracted"]["renews_automatically"]
+    assert auto["value"] is False
+    assert any(q.start <= auto["start"] and auto["end"] <= q.end for q in f.verified_quotes)
+    assert text[auto["start"] : auto["end"]] == auto["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        (
+            "The term shall be two (2) years from the Effective Date with automatic annual renewals.",
+            12,
+        ),
+        (
+            "This Agreement is for thirty (30) years and shall automatically renew from year-to-year.",
+            12,
+        ),
+    ],
+)
+def test_a_renewal_cadence_beside_the_initial_term_is_the_renewal_length(text: str, months: int) -> None:
+    assert _extracted(SERVICES + "2. Term. " + text + "\n", "auto_renewal")["renewal_months"] == months
+
+
+@pytest.mark.parametrize(
+    ("clause", "days"),
+    [
+        (
+            "This Agreement shall be automatically renewed for successive one (1) year terms unless either "
+            "party gives notice of non-renewal no later than ninety (90) days prior the end of the term.",
+            90,
+        ),
+        (
+            "This Agreement shall be subject to an automatic extension for consecutive one (1) year periods, "
+            "unless terminated upon thirty (30) days' written notice by either party.",
+            30,
+        ),
+    ],
+)
+def test_notice_of_non_renewal_named_before_its_period_and_the_notice_that_stops_an_extension(
+    clause: str, days: int
+) -> None:
+    assert _extracted(SERVICES + "2. Term. " + clause + "\n", "auto_renewal")["notice_days"] == days

@@ -11,6 +11,7 @@ are listed as `unscored` rather than guessed at.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -88,8 +89,8 @@ def _expiry(findings: Mapping[str, Finding]) -> Any:
 
 def _same_date(answer: str, ours: Any) -> bool | None:
     gold = _gold_date(answer)
-    if gold is None:
-        return None  # not a date answer ("perpetual"): not scored
+    if gold is None or gold == (None, None, None):
+        return None  # not a date answer ("perpetual"), or one redacted whole ("[]/[]/[]"): not scored
     if not isinstance(ours, str) or not re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", ours):
         return False
     # a date the contract leaves partly blank ("____ day of March, 2018") is read as the parts it states
@@ -97,9 +98,15 @@ def _same_date(answer: str, ours: Any) -> bool | None:
     got = (parts[0], parts[1] if len(parts) > 1 else None, parts[2] if len(parts) > 2 else None)
     if all(g is None or g == o for g, o in zip(gold, got, strict=True)):
         return True
-    # "ends on the anniversary" and "ends the day before it" are the same term
+    # "ends on the anniversary" and "ends the day before it" are the same term (May 31 and June 1 too)
     y, m, d = gold
-    return y == got[0] and m == got[1] and d is not None and got[2] is not None and abs(d - got[2]) == 1
+    if None in (y, m, d) or got[1] is None or got[2] is None:
+        return False
+    try:
+        apart = datetime.date(y, m, d) - datetime.date(got[0], got[1], got[2])  # type: ignore[arg-type]
+    except ValueError:
+        return False
+    return abs(apart.days) == 1
 
 
 def _months(answer: str) -> float | None:

@@ -230,9 +230,12 @@ def _outside(text: str, start: int, end: int, spans: Sequence[HolderHit]) -> str
     return "".join(chars)
 
 
-#: the words that open an exception to the rule a sentence states: a value after one is the exception's
+#: the words that open an exception (or a proviso) to the rule a sentence states: a value after one is the
+#: exception's ("shall expire on December 31, 2006; provided, however, that … until March 31, 2008")
 _EXCEPT = re.compile(
-    r"\b(?:except(?:ing)?|excluding|other\s+than|save\s+(?:for|that|in)|with\s+the\s+exception\s+of)\b", re.I
+    r"\b(?:except(?:ing)?|excluding|other\s+than|save\s+(?:for|that|in)|with\s+the\s+exception\s+of"
+    r"|provided\s*,?\s+(?:however|further|that)|provided\s+always)\b",
+    re.I,
 )
 
 
