@@ -217,12 +217,3 @@ def test_our_own_warranty_is_not_the_suppliers() -> None:
     theirs = "5. Quality. Servco warrants that the services will be performed in a workmanlike manner."
     w = _by_rule(ours, theirs)["warranties"]
     assert "workmanlike" in _quoted(w) and "full power" not in _quoted(w)
-
-
-def test_insurance_we_must_carry_is_not_the_suppliers_cover() -> None:
-    ours = "6. Insurance. Bioco shall maintain general liability insurance of $1,000,000 during the term."
-    assert _outcome(_by_rule(ours)["insurance"]) == "missing"
-    both = (
-        "6. Insurance. Each party shall maintain general liability insurance of $1,000,000 during the term."
-    )
-    assert _outcome(_by_rule(both)["insurance"]) != "missing"

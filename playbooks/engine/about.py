@@ -22,9 +22,9 @@ finding quotes) before any value is read from it:
 
 An anchor that fails is replaced by a sentence of the same region that passes; failing that, by another
 passage the clause's patterns or the locator found that passes; failing that, the clause is not located and
-the passage set aside is recorded with why (the absence evidence names it). A clause under its own heading
-is never set aside for its wording (only for being the other side's promise): a false "this is missing"
-costs a lawyer more than a false alarm.
+the passage set aside is recorded with why (the absence evidence names it). A clause under its own
+heading is never set aside for its wording (only for being the other side's promise): a false "this is
+missing" costs a lawyer more than a false alarm.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from functools import lru_cache
 from playbooks.engine.context import _DEFINITION, _OPERATIVE, _Context, _passage_hits, _Region
 from playbooks.schema import CompiledClause
 
-__all__ = ["KNOWN_CLAUSES", "heading_at", "off_subject", "on_subject"]
+__all__ = ["KNOWN_CLAUSES", "UNSTATED", "heading_at", "off_subject", "on_subject"]
 
 #: clauses a heading names unmistakably, by their usual headings (general drafting vocabulary; a playbook's
 #: own rule for one of them is that rule's own heading, never another's). Umbrella headings that gather many
@@ -85,6 +85,9 @@ KNOWN_CLAUSES: Mapping[str, tuple[str, ...]] = {
     "compliance with laws": ("compliance with laws", "compliance with law"),
 }  # fmt: skip
 
+#: why a passage is set aside when it only fails to state the rule's subject (no other clause's heading, no
+#: definition, not the other side's promise)
+UNSTATED = "it does not state the subject of"
 _TERM = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")  # the term a definition defines
 _HEAD_REACH = 40  # a heading names a clause when the clause's name starts this near its beginning
 
@@ -217,7 +220,7 @@ def off_subject(
     if where is not None and not _states_subject(ctx, clause, i, hits):
         return f"it sits under a heading of another clause ({where[1]}) and does not state its subject"
     if strict and clause.about and not _states_subject(ctx, clause, i, hits):
-        return f"it does not state the subject of {clause.title.lower()}"
+        return f"{UNSTATED} {clause.title.lower()}"
     return None
 
 
