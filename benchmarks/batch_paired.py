@@ -2,7 +2,7 @@
 
     python benchmarks/batch_paired.py [--pdfs | --texts N] [--limit N]
                                       [--arms loop,main,thread,frozen,worker_a,worker_b,worker_loop,
-                                              worker_default,worker_notrim]
+                                              worker_default,worker_notrim,worker_nofreeze]
                                       [--json OUT]
 
 Every document goes once through every *arm*, the arms in a rotated order from one document to the next,
@@ -26,6 +26,9 @@ The arms separate what differs between `benchmarks/batch.py`'s loop and its one-
   10 ms, GIL and system monitors, 20 ms tick): what `LEAN_DASK` changes.
 - `worker_notrim`: the batch code on a one-worker `LEAN_DASK` cluster whose worker is started without
   the `MALLOC_TRIM_THRESHOLD_=65536` Dask's nanny sets (glibc's adaptive thresholds, as in a shell).
+- `worker_nofreeze`: the batch code on a one-worker `LEAN_DASK` cluster whose worker gave its frozen warm
+  heap back to the collector (`gc.unfreeze()`): a worker as it was before it froze its heap after its
+  first document (`worker._freeze_warm_heap`); `worker_a` against it is what the freeze saves.
 
 Each measurement is taken where the arm runs, around the document only: wall, the running thread's CPU,
 the whole process's CPU (the difference is the process's other threads: the worker's event loop), minor
@@ -67,6 +70,7 @@ ARMS = (
     "worker_loop",
     "worker_default",
     "worker_notrim",
+    "worker_nofreeze",
 )
 
 
@@ -76,7 +80,8 @@ def log(msg: str) -> None:
 
 # ── what runs where the arm runs (this module is imported by name on the workers) ───────────────────
 class _GcClock:
-    """Wall seconds and count of this process's garbage collections (a `gc.callbacks` entry)."""
+    """CPU seconds (of the thread that collects) and count of this process's garbage collections (a
+    `gc.callbacks` entry; a collection runs in the thread whose allocation triggered it)."""
 
     def __init__(self) -> None:
         self.seconds, self.collections, self._t0 = 0.0, 0, 0.0
@@ -84,9 +89,9 @@ class _GcClock:
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._t0 = time.perf_counter()
+            self._t0 = time.thread_time()
         else:
-            took = time.perf_counter() - self._t0
+            took = time.thread_time() - self._t0
             self.seconds += took
             self.collections += 1
             if info.get("generation") == 2:
@@ -166,6 +171,12 @@ def frozen_one(item: dict[str, Any], options: dict[str, Any]) -> None:
         gc.unfreeze()
 
 
+def unfrozen_one(item: dict[str, Any], options: dict[str, Any]) -> None:
+    """`batch_one` in a worker whose frozen heap went back to the collector (see `worker_nofreeze`)."""
+    gc.unfreeze()
+    batch_one(item, options)
+
+
 def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     """`fn(*args)` in a plain thread of this process (no event loop beside it); its result."""
     box: list[Any] = []
@@ -206,13 +217,15 @@ class Arms:
             self.client.wait_for_workers(2)
             a, b = sorted(self.client.scheduler_info()["workers"])
             self.workers = {"worker_a": a, "worker_b": b, "worker_loop": a}
-        for arm in ("worker_default", "worker_notrim"):
+        for arm in ("worker_default", "worker_notrim", "worker_nofreeze"):
             if arm not in arms:
                 continue
             if arm == "worker_default":
                 from batch import _default_cluster  # benchmarks/batch.py: one worker, Dask's defaults
 
                 cluster = _default_cluster()
+            elif arm == "worker_nofreeze":
+                cluster = local_cluster(1)
             else:
                 import dask
 
@@ -259,6 +272,8 @@ class Arms:
             fut = self.client.submit(
                 measured, loop_one, str(path), opts["db"], workers=[self.workers[arm]], pure=False
             )
+        elif arm == "worker_nofreeze":
+            fut = self.single[arm].submit(measured, unfrozen_one, item, opts, pure=False)
         elif arm in self.single:
             fut = self.single[arm].submit(measured, batch_one, item, opts, pure=False)
         else:

@@ -7,6 +7,7 @@ run (same reviews, findings, audit entries; no duplicates; audit chain intact).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -116,6 +117,8 @@ def test_a_rerun_skips_what_is_done_and_a_manifest_carries_metadata(tmp_path: Pa
     assert set(now["seconds"]) == {"review", "write", "review_cpu", "write_cpu"}
     assert now["status"] == "done" and not now["already"] and now["seconds"]["review_cpu"] > 0
     assert isinstance(now["first_in_process"], bool)
+    # a worker process that has reviewed a document has its warm heap out of the collector's full passes
+    assert any(n > 0 for n in client.run(gc.get_freeze_count).values())
 
 
 @contextmanager

@@ -8,7 +8,9 @@ reading it again; the unique key in the store makes a double write impossible ev
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import multiprocessing
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -80,6 +82,8 @@ def review_chunk(chunk: Sequence[Mapping[str, Any]], options: Mapping[str, Any])
         outcome["name"] = record["name"]
         outcome["first_in_process"] = _REVIEWED[0] == 0
         _REVIEWED[0] += 1
+        if _REVIEWED[0] == 1:
+            _freeze_warm_heap()
         outcome["seconds"] = {
             "review": round(t1 - t0, 4),
             "write": round(t2 - t1, 4),
@@ -88,6 +92,20 @@ def review_chunk(chunk: Sequence[Mapping[str, Any]], options: Mapping[str, Any])
         }
         out.append(outcome)
     return out
+
+
+def _freeze_warm_heap() -> None:
+    """Once a worker process has reviewed its first document, move everything then alive (the modules,
+    the compiled playbook, the locator's weights, the store's engine) out of the cyclic garbage
+    collector's reach: they live as long as the process, and every full collection would walk them again.
+    Measured on 24 CUAD PDFs (`benchmarks/batch_paired.py --arms loop,worker_a,worker_nofreeze`, paired,
+    load 8–12): the full collections' time per PDF 123 → 13 ms, the task's CPU −38 ± 35 ms of ~1,340
+    (≈ −3 %). Only in a worker process of its own (a nanny's child): a caller running the engine in its
+    own process (a threads cluster, a test) keeps its collector as it was."""
+    if multiprocessing.parent_process() is None:
+        return
+    gc.collect()
+    gc.freeze()
 
 
 def _one(item: Mapping[str, Any], options: Mapping[str, Any], ref: Mapping[str, str]) -> dict[str, Any]:
