@@ -539,7 +539,7 @@ def report(r: dict[str, Any]) -> None:
                 f"({c['overhead_at_1_worker_without_start']:+.1%} without start-up), "
                 f"{c['cpu_overhead_at_1_worker']:+.1%} CPU-s (goal ≤ +10 %)"
             )
-        if "loop_again_cpu_ratio" in c:
+        if "loop_again_cpu_ratio" in c and c["sequential"]["files"] > 1:
             g = c["sequential_again"]
             print(
                 f"  the loop again, later    {g['per_second']:8.2f} contracts/s  ({g['seconds']} s, "
