@@ -27,10 +27,7 @@ from playbooks.engine.decide import (
     _judge,
     _position_fields,
     _reads,
-    _redacted,
     _severity,
-    _sides_do_not_matter,
-    _unstated,
     _weak_links,
 )
 from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _referenced, _search_record
@@ -195,8 +192,8 @@ def _run_clause(
         elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
             return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
     extracted = {k: v.ev for k, v in values.items()}
-    weak = _weak_links(ctx, clause, region, values, used)
-    unstated = _unstated(ctx, clause, values, used)
+    links = _weak_links(ctx, clause, region, values, used)
+    weak = links.weak
     if ctx.misfit and outcome == "unacceptable":
         weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
@@ -204,17 +201,12 @@ def _run_clause(
         # a red line is earned only when every link holds: otherwise the reader is told what to check
         outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
         pos = None
-    elif (
-        ctx.roles_unresolved
-        and clause.role_dependent
-        and outcome in ("standard", "fallback")
-        and not _sides_do_not_matter(clause, values, used)
-    ):
+    elif links.roles_matter and outcome in ("standard", "fallback"):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
         pos = None
-    elif outcome in ("standard", "fallback") and (hidden := _redacted(ctx, clause, values, used)) is not None:
+    elif outcome in ("standard", "fallback") and links.redacted is not None:
         # a position is no firmer than the words it rests on: here some of them were removed from the copy
-        outcome, reason = "needs_review", f"{reason}; not concluded because {hidden}"
+        outcome, reason = "needs_review", f"{reason}; not concluded because {links.redacted}"
         pos = None
     quotes = _quotes(ctx, region.anchor, values, used)
     # a default stands on the passage it was read from: where that passage is quoted without its clause number
@@ -224,6 +216,7 @@ def _run_clause(
         for k, ev in extracted.items()
     }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
+    shown = _describe_values(used, values, unstated=links.unstated)
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
     else:
@@ -243,7 +236,6 @@ def _run_clause(
                 else "the position could not be checked"
             )
             why = f"{what}: {'; '.join(weak)}"
-        shown = _describe_values(used, values, unstated=unstated)
         claim = (
             f"{clause.title} {head}" + (f": {why}" if why else "") + (f" — {shown}" if shown else "") + "."
         )
@@ -253,7 +245,7 @@ def _run_clause(
         claim=claim,
         quotes=quotes,
         extracted=extracted,
-        reason=reason + (f"; values: {_describe_values(used, values, unstated=unstated)}" if used else ""),
+        reason=reason + (f"; values: {shown}" if used else ""),
         approval=pos.approval if (pos is not None and outcome == "fallback") else None,
         weak=weak,
         **base,

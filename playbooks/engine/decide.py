@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
@@ -230,20 +231,36 @@ def _unstated(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class _Links:
+    """The links of a judgement that do not hold, each said as a reader would check it (`weak`), and the
+    pieces the engine decides with: the yes/no fields defaulted from the clause's silence (`unstated`), a
+    redaction beside a value (`redacted`), and whether unresolved roles hold the verdict back
+    (`roles_matter`)."""
+
+    weak: tuple[str, ...]
+    unstated: tuple[str, ...]
+    redacted: str | None
+    roles_matter: bool
+
+
 def _weak_links(
     ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
-) -> tuple[str, ...]:
-    """The links of this judgement that do not hold, each said as a reader would check it."""
+) -> _Links:
+    """The links of this judgement that do not hold, each computed once."""
     weak: list[str] = []
-    if ctx.roles_unresolved and clause.role_dependent and not _sides_do_not_matter(clause, values, used):
+    roles_matter = bool(
+        ctx.roles_unresolved and clause.role_dependent and not _sides_do_not_matter(clause, values, used)
+    )
+    if roles_matter:
         weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")
+    redacted = _redacted(ctx, clause, values, used)
+    if redacted:
+        weak.append(redacted)
     # a yes/no read from silence ("no wording found") is not a reading — unless the silence is the whole
     # contract's: none of the words that would make it "yes" occur anywhere in the document (and the words
     # do not depend on who is who, where a narrow pattern could miss the parties' own names). A list the
     # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
-    redacted = _redacted(ctx, clause, values, used)
-    if redacted:
-        weak.append(redacted)
     inferred = _unstated(ctx, clause, values, used)
     if inferred:
         weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
@@ -256,4 +273,4 @@ def _weak_links(
     heading_only = region.via == "heading" and not any(region.weights.get(i, 0) for i in region.passages)
     if heading_only and not _heading_words_in_body(ctx, clause, region):
         weak.append("the clause was found by its heading only; none of its operative words occur under it")
-    return tuple(weak)
+    return _Links(weak=tuple(weak), unstated=tuple(inferred), redacted=redacted, roles_matter=roles_matter)
