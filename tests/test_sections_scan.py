@@ -33,10 +33,10 @@ def assert_same(text: str, skip: Skip = ()) -> None:
 def test_sample_contracts_read_the_same_end_to_end(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import ingest.pdf
     import ingest.plain
-    import ingest.word
+    import ingest.word.headings
 
     fast = load_document(SAMPLES / name).to_dict()
-    for reader in (ingest.pdf, ingest.plain, ingest.word):
+    for reader in (ingest.pdf, ingest.plain, ingest.word.headings):
         monkeypatch.setattr(reader, "detect_sections", reference.detect_sections)
     old = load_document(SAMPLES / name).to_dict()
     assert fast["sections"], "the sample has sections"
@@ -63,7 +63,7 @@ def test_cuad_texts_scan_the_same(shared_data: Path) -> None:
 def scans_seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Skip]]]:
     """Every (text, skip) a reader hands the scan while this fixture is active."""
     import ingest.pdf
-    import ingest.word
+    import ingest.word.headings
 
     seen: list[tuple[str, Skip]] = []
     real = sec.detect_sections
@@ -73,7 +73,7 @@ def scans_seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Skip
         return real(text, skip=skip)
 
     monkeypatch.setattr(ingest.pdf, "detect_sections", record)
-    monkeypatch.setattr(ingest.word, "detect_sections", record)
+    monkeypatch.setattr(ingest.word.headings, "detect_sections", record)
     yield seen
 
 

@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 
 from citationgate.cli import app
 from ingest import CorruptFileError, Document, EncryptedFileError, IngestError, load_document
-from ingest import word as word_module
 from ingest.fidelity import (
     docx_char_agreement,
     docx_coverage_reason,
@@ -24,6 +23,7 @@ from ingest.fidelity import (
     docx_text_fidelity,
 )
 from ingest.sections import detect_sections
+from ingest.word import package as word_package
 from tests.docx_fixtures import (
     abstract_num,
     build_docx,
@@ -740,7 +740,7 @@ def test_bad_input_on_the_cli_is_one_error_line_exit_3(tmp_path: Path, make, err
 
 def test_zip_bomb_is_refused_by_inflated_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A package inflating past the limit is refused before any part is read (limit lowered: small test)."""
-    monkeypatch.setattr(word_module, "MAX_INFLATED_BYTES", 1_000_000)
+    monkeypatch.setattr(word_package, "MAX_INFLATED_BYTES", 1_000_000)
     path = _good(tmp_path)
     with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED) as z:
         z.writestr("word/media/bomb.bin", b"\0" * 3_000_000)
@@ -755,7 +755,7 @@ def test_zip_bomb_is_refused_by_inflated_size(tmp_path: Path, monkeypatch: pytes
 
 def test_zip_bomb_is_refused_by_member_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A package with more parts than the limit is refused."""
-    monkeypatch.setattr(word_module, "MAX_MEMBERS", 50)
+    monkeypatch.setattr(word_package, "MAX_MEMBERS", 50)
     path = _good(tmp_path)
     with zipfile.ZipFile(path, "a") as z:
         for i in range(60):
