@@ -216,7 +216,7 @@ def _run_clause(
         for k, ev in extracted.items()
     }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
-    shown = _describe_values(used, values, unstated=links.unstated)
+    shown = _describe_values(used, values, unstated=links.unstated, our_role=ctx.our_role)
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
     else:
@@ -358,6 +358,7 @@ def _run_playbook(
     locator: Locator | Literal[False] | None,
 ) -> list[ClauseOutcome]:
     ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
+    ctx.our_role = playbook.our_role
     if contract_type and playbook.fits and contract_type not in playbook.fits:
         # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it
         kinds = ", ".join(t.replace("_", " ") for t in playbook.fits)

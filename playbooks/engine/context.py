@@ -90,6 +90,10 @@ class _Value:
     scope: tuple[int, int]  # the passage (or list) it was read from: what to quote for it
     conflict: str | None
     inferred: bool  # a default: no cue was found in the passages read
+    # who is us is not resolved and the words say this of a party by its own name: each side the field's
+    # words speak of ("us"/"them") → the name standing there ("supplier needs consent" read from "Datec must
+    # not assign … without the consent of the BSP": {"them": "Datec"}); the value holds if that party is it
+    named: tuple[tuple[str, str], ...] = ()
 
 
 class _Context:
@@ -106,6 +110,7 @@ class _Context:
         self.contract_type = contract_type
         self.misfit: str | None = None  # set when the playbook is not written for this type of contract
         self.roles_unresolved = roles  # why us/them are not bound, or None when they are
+        self.our_role = "customer"  # the playbook's role: what a side is called in a claim
         self.doc = doc
         self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
         self._scan: Scan | None = None

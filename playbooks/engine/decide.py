@@ -30,11 +30,34 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+#: what the other side is called, by the playbook's role
+_OTHER_ROLE = {
+    "customer": "supplier",
+    "supplier": "customer",
+    "licensee": "licensor",
+    "licensor": "licensee",
+    "recipient": "discloser",
+    "discloser": "recipient",
+}
+
+
+def _if_named(named: Sequence[tuple[str, str]], our_role: str) -> str:
+    """The condition a reading by the parties' own names holds on: "“Datec” is the supplier"."""
+    role = {"us": our_role, "them": _OTHER_ROLE.get(our_role, "other party")}
+    said = [f"“{name}” is the {role[side]}" for side, name in sorted(named, key=lambda x: x[0] != "them")]
+    return " and ".join(said)
+
+
 def _describe_values(
-    names: Sequence[str], values: Mapping[str, _Value], *, unstated: Sequence[str] = ()
+    names: Sequence[str],
+    values: Mapping[str, _Value],
+    *,
+    unstated: Sequence[str] = (),
+    our_role: str = "customer",
 ) -> str:
     """The values a judgement used, each with the words it was read from; a yes/no the clause does not
-    state (`unstated`, a weak link of the finding) is said to be not stated, never shown as "no"."""
+    state (`unstated`, a weak link of the finding) is said to be not stated, never shown as "no"; a yes/no
+    read by the parties' own names while who is us is not resolved says which party it holds of."""
     parts = []
     for n in dict.fromkeys(names):
         v = values.get(n)
@@ -43,6 +66,9 @@ def _describe_values(
         name = n.replace("_", " ")
         if n in unstated:
             parts.append(f"{name}: not stated")
+        elif v.named:
+            cond = _if_named(v.named, our_role)
+            parts.append(f"{name}: {_show(v.ev.value)} if {cond} (“{_short(v.ev.text)}”)")
         elif v.inferred:
             parts.append(f"{name}: {_show(v.ev.value)} (no wording found)")
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
@@ -21,6 +22,7 @@ from playbooks.extract import (
 from playbooks.kinds import dates_of_kind, durations_of_kind
 from playbooks.outcome import ExtractedValue
 from playbooks.parties.holder import BOTH, HolderHit, find_holders, merge_holders
+from playbooks.passages import _LIST_ITEM
 from playbooks.schema import CompiledClause, CompiledField
 
 
@@ -103,8 +105,10 @@ def _extract_in(
             if spec.kind:
                 hs = dates_of_kind(hs, seg, p.start, spec.kind)
         elif spec.type == "bool":
-            bh = find_bool(seg, p.start, true_if=f.true_if, false_if=f.false_if)
+            a, b = _with_run_on(ctx, i)
+            bh = find_bool(text[a:b], a, true_if=f.true_if, false_if=f.false_if)
             hs = [bh] if bh else []
+            scope = (a, b) if bh and b > p.end else None
         elif spec.type == "enum":
             e = find_enum(seg, p.start, cues=f.cues)
             hs = [e] if e else []
@@ -117,12 +121,105 @@ def _extract_in(
             hit = _closest(hs, f.closest_to, seg, p.start) if len(hs) > 1 and f.closest_to else hs[0]
             at = i
             break
+    if hit is None and spec.type == "bool" and ctx.roles_unresolved and _names_sides(f):
+        named = _named_reading(ctx, f, idx)
+        if named is not None:
+            return named
     if hit is None:
         if default and spec.default is not None and (idx or region.anchor >= 0):
             return _default(ctx, idx[0] if idx else region.anchor, spec.default)
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
     return _Value(ev, scope or (items[at].start, items[at].end), hit.conflict, False)
+
+
+def _with_run_on(ctx: _Context, i: int) -> tuple[int, int]:
+    """Passage `i` with the list items its sentence runs on into ("Datec must not assign this agreement
+    unless Datec" / "(a) is not in breach …;" / "(b) obtains the prior written consent of the BSP"), or with
+    the list a lead-in ending in ":" introduces; else the passage alone."""
+    items = ctx.passages.items
+    p = items[i]
+    a, b = ctx.passages.with_list(i)
+    if b > p.end or i + 1 >= len(items):
+        return a, b
+    tail = ctx.text[p.start : p.end].rstrip()
+    q = items[i + 1]
+    runs_on = bool(tail) and (tail[-1].isalnum() or tail[-1] == ",")
+    if runs_on and not q.heading and _LIST_ITEM.match(ctx.text, q.start):
+        end = q.end
+        for j in range(i + 2, min(i + 13, len(items))):
+            r = items[j]
+            if r.heading or not _LIST_ITEM.match(ctx.text, r.start):
+                break
+            end = r.end
+            if ctx.text[r.start : r.end].rstrip().endswith("."):
+                break
+        return p.start, end
+    return a, b
+
+
+def _names_sides(f: CompiledField) -> bool:
+    """Whether a yes/no field's "yes" words name a side ({us} or {them})."""
+    return any("{us}" in w or "{them}" in w for w in f.spec.true_if)
+
+
+#: capitalised words that open a sentence or name a thing, never a party
+_NOT_A_PARTY = (
+    r"(?:The|A|An|This|That|These|Those|Such|Any|All|Each|Either|Neither|No|None|Nothing|Notwithstanding"
+    r"|If|In|On|Upon|Under|For|Where|When|Unless|Except|Subject|Provided|Its|It|He|She|They|We|You|I"
+    r"|Agreement|Contract|Services?|Section|Clause|Article|Schedule|Exhibit|Appendix|Annex|Attachment"
+    r"|Part(?:y|ies)|Term|Effective|Date|Confidential|Information|Products?|Software|Work|Deliverables?"
+    r"|Intellectual|Property|Fees?|Charges?|Prices?|Notice|Customer|Client|Supplier|Vendor|Provider"
+    r"|Contractor|Consultant|Licensee|Licensor|Recipient|Purchaser|Buyer|Seller|Developer|Subscriber)"
+)
+#: a party by its own name or defined term ("Datec", "the BSP", "Sicap Ltd"), case-sensitively
+_PARTY_NAME = (
+    r"(?-i:(?:[Tt]he\s+)?(?!" + _NOT_A_PARTY + r"\b)[A-Z][A-Za-z0-9&\-]*(?:\s+[A-Z][A-Za-z0-9&\-]*){0,2}?)"
+)
+_SIDE_SLOT = re.compile(r"\{(us|them)\}")
+
+
+@lru_cache(maxsize=1024)
+def _named_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """A "yes" pattern with each {us}/{them} open to any party's own name, and the side of each group."""
+    sides: list[str] = []
+
+    def slot(m: re.Match[str]) -> str:
+        sides.append(m.group(1))
+        return f"(?P<s{len(sides) - 1}>{_PARTY_NAME})"
+
+    return re.compile(_SIDE_SLOT.sub(slot, pattern), re.IGNORECASE), tuple(sides)
+
+
+def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Value | None:
+    """Where who is us is not resolved, what a yes/no's words say of the parties by their own names: "Datec
+    must not assign … without the prior written consent of the BSP" says the supplier needs consent if Datec
+    is the supplier. A name counts when the contract uses it as a name (at least three times); the two sides
+    of one reading are two different parties. Never a "no": silence is read as before."""
+    items = ctx.passages.items
+    text = ctx.text
+    compiled = [_named_pattern(w) for w in f.spec.true_if if "{us}" in w or "{them}" in w]
+    for i in idx:
+        a, b = _with_run_on(ctx, i)
+        seg = text[a:b]
+        for rx, sides in compiled:
+            for m in rx.finditer(seg):
+                named: dict[str, str] = {}
+                for k, side in enumerate(sides):
+                    got = m.group(f"s{k}")
+                    if got is None:
+                        continue
+                    name = re.sub(r"^[Tt]he\s+", "", " ".join(got.split()))
+                    named.setdefault(side, name)
+                if not named or any(text.count(n) < 3 for n in named.values()):
+                    continue
+                if len(set(named.values())) < len(named):
+                    continue  # "Datec … Datec": one party on both sides is no reading of either
+                s, e = a + m.start(), a + m.end()
+                ev = ExtractedValue(value=True, text=text[s:e], start=s, end=e)
+                scope = (a, b) if b > items[i].end else (items[i].start, items[i].end)
+                return _Value(ev, scope, None, False, named=tuple(sorted(named.items())))
+    return None
 
 
 def _lead_in(ctx: _Context, i: int) -> int | None:

@@ -1,0 +1,138 @@
+"""A yes/no finding never says something false about the clause it quotes: where who is us is not
+resolved, it says what the words say of each party by its own name ("yes if “Kestrix” is the supplier"),
+never "not stated" beside the very words; mutual words decide the field for both sides; approval,
+authorisation and permission are consent; an inspection by a party's accountant is that party's audit.
+Synthetic texts with invented party names, written for these tests."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.library import document_from_text
+
+# no preamble names the parties: who is us cannot be resolved
+UNNAMED = (
+    "\n\n".join(
+        [
+            "NETWORK OPERATIONS AGREEMENT",
+            "1. Services. Kestrix will operate the wide area network of Norvale and Kestrix will report to "
+            "Norvale each month on the services.",
+            "2. Fees. Norvale will pay the monthly fee invoiced by Kestrix within thirty (30) days.",
+            "3. Audit. The Norvale itself may also audit the records of Kestrix relevant to the services "
+            "for any reasonable purpose.",
+            "4. Termination For Change Of Control. Norvale may terminate this agreement by giving written "
+            "notice to Kestrix if there is a change of control of Kestrix.",
+            "5. Assignment By Kestrix",
+            "Kestrix must not assign this agreement or any right under this agreement unless Kestrix",
+            "(a) is not in breach of this agreement;",
+            "(b) obtains the prior written consent of the Norvale; and",
+            "(c) ensures that the assignee agrees to be bound by this agreement.",
+            "6. Governing Law. This agreement is governed by the laws of England and Wales.",
+        ]
+    )
+    + "\n"
+)
+
+RESOLVED = (
+    "\n\n".join(
+        [
+            "MASTER SERVICES AGREEMENT",
+            'This Agreement is made between Norvale Bank Ltd ("Norvale") and Kestrix Systems Inc. '
+            '("Kestrix"). Kestrix shall provide the services to Norvale, and Norvale shall pay Kestrix '
+            "the fees.",
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Fees. Norvale shall pay each invoice of Kestrix within thirty (30) days of receipt.",
+            "3. Subcontracting. Kestrix must obtain Norvale's approval for any subcontracts, and Kestrix "
+            "remains responsible for the acts and omissions of its subcontractors.",
+            "4. Records. Norvale shall keep complete records of its use of the services. Such records will "
+            "be available for inspection during normal business hours by an independent certified public "
+            "accountant selected by Kestrix, solely to verify the fees paid by Norvale. To the extent such "
+            "audit reveals any underpayment by Norvale, Norvale shall pay the shortfall.",
+            "5. Governing Law. This Agreement is governed by the laws of the State of New York.",
+        ]
+    )
+    + "\n"
+)
+
+MUTUAL_UNNAMED = (
+    "\n\n".join(
+        [
+            "MAINTENANCE AND SUPPORT CONTRACT",
+            "1. Support. The support services are described in Annex 1.",
+            "2. Assignment. The rights and obligations under this maintenance and support contract may not "
+            "be assigned in whole or in part by either party without the prior written consent by the other "
+            "party.",
+            "3. Governing Law. This contract is governed by the laws of England and Wales.",
+        ]
+    )
+    + "\n"
+)
+
+
+@lru_cache(maxsize=8)
+def _findings(text: str) -> tuple[Any, dict[str, Any]]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    return result, {str(f.proposal.rule): f for f in result.findings}
+
+
+def _extracted(finding: Any, field: str) -> Any:
+    v = (finding.proposal.details.get("extracted") or {}).get(field)
+    return v.get("value") if isinstance(v, dict) else v
+
+
+def test_unresolved_roles_say_what_the_words_say_of_each_party_by_name() -> None:
+    result, by_rule = _findings(UNNAMED)
+    assert result.roles is not None and not result.roles.resolved
+    assignment = by_rule["assignment"]
+    claim = assignment.proposal.claim
+    assert assignment.proposal.details["outcome"] == "needs_review"
+    assert "supplier needs consent: yes if “Kestrix” is the supplier" in claim
+    assert "supplier needs consent: not stated" not in claim
+    # the lead-in is read with the list its sentence runs on into, and the consent is quoted
+    assert any("prior written consent of the Norvale" in q.text for q in assignment.verified_quotes)
+
+
+def test_unresolved_roles_a_named_audit_right_is_not_not_stated() -> None:
+    _, by_rule = _findings(UNNAMED)
+    audit = by_rule["audit_rights"]
+    claim = audit.proposal.claim
+    assert "customer may audit: yes if “Norvale” is the customer" in claim
+    assert "customer may audit: not stated" not in claim
+    assert audit.proposal.details["outcome"] == "needs_review"  # which party is us is still unknown
+
+
+def test_unresolved_roles_a_named_change_of_control_termination_right_is_read() -> None:
+    _, by_rule = _findings(UNNAMED)
+    coc = by_rule["change_of_control"]
+    claim = coc.proposal.claim
+    assert "customer may terminate: yes if “Norvale” is the customer" in claim
+    assert "customer may terminate: not stated" not in claim
+    assert coc.proposal.details["outcome"] == "needs_review"
+
+
+def test_mutual_words_decide_the_field_whoever_is_us() -> None:
+    result, by_rule = _findings(MUTUAL_UNNAMED)
+    assert result.roles is not None and not result.roles.resolved
+    assignment = by_rule["assignment"]
+    assert _extracted(assignment, "supplier_needs_consent") is True
+    assert assignment.proposal.details["outcome"] == "standard"
+    assert "who is us is not resolved" not in assignment.proposal.claim
+
+
+def test_approval_is_consent() -> None:
+    _, by_rule = _findings(RESOLVED)
+    sub = by_rule["subcontracting"]
+    assert _extracted(sub, "consent_required") is True
+    assert sub.proposal.details["outcome"] == "standard"
+
+
+def test_an_inspection_by_their_accountant_is_their_audit_of_us() -> None:
+    _, by_rule = _findings(RESOLVED)
+    audit = by_rule["audit_rights"]
+    assert _extracted(audit, "supplier_audits_us") is True
+    # "such audit reveals any underpayment by Norvale" is not Norvale auditing anyone
+    assert _extracted(audit, "customer_may_audit") is not True
+    assert "supplier audits us: yes" in audit.proposal.claim
