@@ -52,7 +52,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from gate import make_document, make_quotes  # noqa: E402  (benchmarks/gate.py's generators)
 
-CLI = [sys.executable, "-c", "from citationgate.cli import main; main()"]
+CLI = [sys.executable, "-c", "from citationgate.cli import run; run()"]  # the console script
 #: what a command paid before its imports were moved into the command: every heavy module, up front
 EAGER = [
     sys.executable,

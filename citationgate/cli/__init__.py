@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 
-from citationgate.cli.app import EXIT_BROKEN_PIPE, app, quiet_stdout, register_lazy
+from citationgate.cli.app import EXIT_BROKEN_PIPE, app, may_end_at_once, quiet_stdout, register_lazy
 
 #: command → (module that registers it, its one-line help as `citationgate --help` lists it), in the order
 #: of that listing. `tests/test_cli_grammar.py` checks each line against the command's own help.
@@ -129,4 +130,24 @@ def main() -> None:
         gc.freeze()
 
 
-__all__ = ["COMMANDS", "app", "load_all", "main"]
+def run() -> None:
+    """The console script `citationgate`: `main`, then — for a command that leaves nothing behind
+    (`citationgate.cli.app.end_at_once`: today `verify`) — the process ends as soon as stdout and stderr
+    are flushed, with the same exit status, instead of the interpreter freeing every module and object
+    on its way out. The output, the exit status and what is stored are the same either way
+    (`tests/test_cli_exit.py`); `main` itself always returns through `SystemExit`, for callers in-process."""
+    try:
+        main()
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+        if type(code) is int and may_end_at_once():
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                raise exc from None  # a stream that cannot be flushed: the interpreter's own exit decides
+            os._exit(code)
+        raise
+
+
+__all__ = ["COMMANDS", "app", "load_all", "main", "run"]

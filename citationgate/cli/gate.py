@@ -22,6 +22,7 @@ from citationgate.cli.app import (
     ReportFormat,
     app,
     emit_json,
+    end_at_once,
     fail,
     info,
 )
@@ -67,6 +68,7 @@ def verify(
     from citationgate.proposals import parse_proposals
     from citationgate.verification import status_counts
 
+    end_at_once()  # every transaction closes its connection; nothing else is opened (`citationgate.cli.run`)
     # the file itself must be the documented object (the library also takes a bare list)
     data = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
     if no_store:
