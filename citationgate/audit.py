@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from citationgate.jsontext import canonical
 
 GENESIS = "0" * 64
 KEY_ENV_VAR = "CITATIONGATE_AUDIT_KEY"
@@ -49,7 +50,8 @@ class AuditEvent:
 
 
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    """The text an entry's hash is taken of: sorted keys, no spaces (`citationgate.jsontext.canonical`)."""
+    return canonical(value)
 
 
 def entry_hash(prev_hash: str, fields: Mapping[str, Any], *, seq: int, key: bytes | None = None) -> str:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import atexit
 import io
-import json
 import os
 import sys
 import threading
@@ -43,6 +42,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption, _Ty
 from typer.models import CommandFunctionType
 
 from citationgate.escape import terminal
+from citationgate.jsontext import pretty as pretty_json
 from ingest.errors import CitationGateError
 
 EXIT_GATE = 1
@@ -399,7 +399,7 @@ def info(message: str) -> None:
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.write(pretty_json(data) + "\n")
 
 
 class Format(StrEnum):
