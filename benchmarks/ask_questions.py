@@ -1,7 +1,7 @@
 """Recall@3 of `ask` on plain-language questions written without the contracts' vocabulary.
 
     python benchmarks/ask_questions.py [--questions FILE | --category-questions A:B] [--data ../shared/data]
-                                       [--cv-dir DIR] [--top 3] [--quiet]
+                                       [--cv-dir DIR] [--top 3] [--oracle] [--quiet]
 
 Questions: a YAML list of `{contract, category, question}` (default benchmarks/ask_questions.yaml, the
 development set); each names a shared CUAD contract and the clause type that answers it. A question is
@@ -13,6 +13,10 @@ it; otherwise by the shipped locator, which trained on these contracts.
 `--category-questions A:B`: instead of a file, the one plain question per clause type of `citationgate eval
 retrieval` (`citationgate.evaluation.retrieval_eval.QUESTIONS`) put to the shared contracts A..B-1 (sorted
 by id) wherever the experts marked that type present: many contracts, a second view of the ranking.
+
+`--oracle`: the question is read as its own clause type every time (weight 1): the ceiling of reading the
+question, for the ranking of the passages as it stands. The summary also says how often the question was
+read with its own type first, and among the types kept.
 
 For every question the output says where the first right hit ranked, which ranker answered (the ranking
 that placed that hit highest, read from the hit's own `why` lines: keywords, clause type, meaning) and the
@@ -70,6 +74,24 @@ def answered_by(why: Any) -> str:
     return " + ".join(sorted(k for k, r in ranks.items() if r == best)) + f" (rank {best})"
 
 
+def shipped_fire(retrievers: dict[str, dict[str, ClauseRetriever]], q: dict[str, str]) -> Any:
+    return retrievers[q["contract"]][DEFAULT].bridges.fire(q["question"])
+
+
+class Oracle:
+    """Reads every question as one given clause type (`--oracle`): the ceiling of reading the question."""
+
+    def __init__(self, category: str, shipped: Any) -> None:
+        from playbooks.locator.questions import ClauseType
+
+        self.name = f"oracle ({category})"
+        self._types = [ClauseType(category=category, weight=1.0, similarity=1.0)]
+        self.shipped = shipped
+
+    def types(self, question: str, fired: Any = (), *, k: int = 3) -> list[Any]:
+        return list(self._types)
+
+
 def category_questions(records: dict[str, Any], span: str) -> list[dict[str, str]]:
     """`eval retrieval`'s question per clause type, over contracts `A:B` where the type is present."""
     from citationgate.evaluation.retrieval_eval import QUESTIONS
@@ -92,6 +114,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--cv-dir", type=Path, default=None)
     parser.add_argument("--top", type=int, default=3)
+    parser.add_argument("--oracle", action="store_true", help="Read each question as its own clause type.")
     parser.add_argument("--quiet", action="store_true", help="Only the summary, not one line per question.")
     args = parser.parse_args()
     records = {}
@@ -110,6 +133,7 @@ def main() -> None:
     right = {BASELINE: 0, DEFAULT: 0}
     by_ranker: Counter[str] = Counter()
     retrievers: dict[str, dict[str, ClauseRetriever]] = {}  # the current contract's, built once
+    read_first = read_kept = 0
     for q in questions:
         if q["contract"] not in records:
             raise SystemExit(f"{args.questions}: unknown contract {q['contract']!r}")
@@ -126,7 +150,18 @@ def main() -> None:
                     DEFAULT: ClauseRetriever(doc, semantic=None, clause_types="auto", locator=loc),
                 }
             }
+        shipped = retrievers[q["contract"]][DEFAULT].clause_types
+        if isinstance(shipped, Oracle):
+            shipped = shipped.shipped
+        read_types: list[Any] = []
+        if shipped is not None:
+            read_types = shipped.types(q["question"], shipped_fire(retrievers, q))
+            read = [t.category for t in read_types]
+            read_first += int(read[:1] == [q["category"]])
+            read_kept += int(q["category"] in read)
         for name, r in retrievers[q["contract"]].items():
+            if args.oracle and name == DEFAULT:
+                r.clause_types = Oracle(q["category"], shipped)  # type: ignore[assignment]
             hits = r.search(q["question"], top=max(args.top, 10))
             rank = next(
                 (n for n, h in enumerate(hits, start=1) if any(h.start < e and s < h.end for s, e in spans)),
@@ -140,10 +175,7 @@ def main() -> None:
             if ok:
                 by_ranker[how.split(" (")[0]] += 1
             if not args.quiet:
-                read_as = ""
-                if r.clause_types is not None:
-                    read = r.clause_types.types(q["question"], r.bridges.fire(q["question"]))
-                    read_as = ", ".join(f"{t.category} {t.weight:.2f}" for t in read)
+                read_as = ", ".join(f"{t.category} {t.weight:.2f}" for t in read_types)
                 print(
                     f"  {'right' if ok else 'missed'}: {q['contract']} [{q['category']}] "
                     f"first right hit {('rank ' + str(rank)) if rank else 'not in top 10'}, by {how}; "
@@ -155,6 +187,10 @@ def main() -> None:
     base = right[BASELINE] / n
     for name, k in right.items():
         print(f"  {name:24s} {k / n:.3f} ({k}/{n})")
+    if read_first or read_kept:
+        print(f"  read with its own clause type first {read_first}/{n}, among those kept {read_kept}/{n}")
+    if args.oracle:
+        print("  (--oracle: the default ranked with each question read as its own clause type)")
     if base:
         print(f"  ratio default/baseline {right[DEFAULT] / n / base:.2f}x")
     print(
