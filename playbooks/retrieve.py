@@ -13,10 +13,13 @@ Ranking:
   (playbooks.locator.questions: bridges and a light packaged word embedding) and each unit is ranked by
   the learned locator's probability that it is a clause of those types (playbooks.locator);
 - meaning: a local sentence-embedding model when the `semantic` extra is installed (playbooks.semantic).
-- the rankings are merged by reciprocal rank fusion (they are not on comparable scales). (Putting the
-  locator's passages of the question's types ahead of the fusion raised recall@3 on the 46 development
-  questions, 0.674 → 0.804, and lowered it on 52 held-out questions written by someone else, 0.731 →
-  0.673 with fold models: it was withdrawn; see docs/locator.md);
+- the rankings are merged by reciprocal rank fusion (they are not on comparable scales), with a small
+  constant (`ASK_RRF_K`) so the top of each ranking stays decisive, and the clause-type ranking at twice the
+  keywords' weight: a passage the locator reads as the question's type needs only moderate keyword support,
+  while a passage both rankings like still comes first. (Putting the locator's passages of the question's
+  types ahead of the fusion outright raised recall@3 on the 46 development questions, 0.674 → 0.804, and
+  lowered it on 52 held-out questions written by someone else, 0.731 → 0.673 with fold models: it was
+  withdrawn; see docs/locator.md);
 - a unit whose only job is to define a term is ranked down unless the question asks what a term means.
 
 Every hit carries a confidence (0–100) whose breakdown sums to it, and the reasons it ranked there.
@@ -55,11 +58,20 @@ from playbooks.units import Unit, build_units
 
 #: Reciprocal rank fusion constant (Cormack et al. 2009).
 RRF_K = 60
+#: The constant `ask` fuses its rankings with: small, so a passage one ranking puts first is not outweighed
+#: by one both rank in their twenties (at 60, a passage the locator reads as the question's clause type but
+#: BM25 does not rank at all could not reach the top 3). Chosen with CLAUSE_TYPE_WEIGHT on a plateau
+#: (weight 2–3, k 5–15) that lifted all four question sets measured (docs/locator.md, session 5).
+ASK_RRF_K = 10
 #: Weight of the meaning-based ranking in the fusion, relative to the keyword ranking (1.0): on CUAD
 #: the general-purpose embedding model is the weaker ranker of contract language (docs/retrieval_eval.md).
 SEMANTIC_WEIGHT = 0.5
-#: Weight of the clause-type ranking (question → clause types → the locator's scores of each unit).
-CLAUSE_TYPE_WEIGHT = 1.0
+#: Weight of the clause-type ranking (question → clause types → the locator's scores of each unit), from
+#: `CLAUSE_TYPE_WEIGHT_UNSEEN` when the locator sees no clause of the question's types anywhere in the
+#: document (its ranking of the passages is then noise) to `CLAUSE_TYPE_WEIGHT` when its best passage of
+#: each type reaches that head's threshold; in between in proportion (best probability / threshold).
+CLAUSE_TYPE_WEIGHT = 2.5
+CLAUSE_TYPE_WEIGHT_UNSEEN = 0.5
 #: Confidence points subtracted from every hit when meaning-based ranking is unavailable.
 NO_SEMANTIC_PENALTY = 8
 #: Keyword score factor per bridge phrase found whole in a unit (up to three phrases).
@@ -250,6 +262,17 @@ class ClauseRetriever:
             idx.type_scores = out
         return idx.type_scores
 
+    def clause_type_weight(self, types: Sequence[ClauseType]) -> float:
+        """The clause-type ranking's weight in the fusion: how far the locator sees a clause of the
+        question's types in the document at all (each type's best passage against its head's threshold)."""
+        scores = self._type_scores()
+        seen = 0.0
+        for t in types:
+            col = self.locator.column(t.category)
+            best = float(scores[:, col].max()) if len(scores) else 0.0
+            seen += t.weight * min(1.0, best / max(self.locator.threshold(t.category), 1e-6))
+        return CLAUSE_TYPE_WEIGHT_UNSEEN + (CLAUSE_TYPE_WEIGHT - CLAUSE_TYPE_WEIGHT_UNSEEN) * seen
+
     def clause_type_scores(self, types: Sequence[ClauseType]) -> npt.NDArray[np.float64]:
         """Σ over the question's clause types of weight × the unit's locator probability for the type."""
         scores = self._type_scores()
@@ -327,15 +350,17 @@ class ClauseRetriever:
         types = self.clause_types.types(question, fired) if use_semantic and self.clause_types else []
         type_sim: npt.NDArray[np.float64] | None = None
         type_rank: dict[int, int] = {}
+        type_weight = 0.0
         if types:
             type_sim = self.clause_type_scores(types)
             type_adj = np.where(down, type_sim * DEFINITION_FACTOR, type_sim)
             order_type = [int(i) for i in np.argsort(-type_adj, kind="stable")]
             type_rank = {i: r for r, i in enumerate(order_type, start=1)}
             rankings.append([str(i) for i in order_type])
-            weights.append(CLAUSE_TYPE_WEIGHT)
+            type_weight = self.clause_type_weight(types)
+            weights.append(type_weight)
         if len(rankings) > 1:
-            final = [int(i) for i, _ in reciprocal_rank_fusion(rankings, weights=weights)]
+            final = [int(i) for i, _ in reciprocal_rank_fusion(rankings, weights=weights, k=ASK_RRF_K)]
         else:
             final = order_kw
 
@@ -359,6 +384,7 @@ class ClauseRetriever:
                     types=types,
                     type_score=None if type_sim is None else float(type_sim[i]),
                     type_rank=type_rank.get(i),
+                    type_weight=type_weight,
                     fused=len(rankings) > 1,
                 )
             )
@@ -382,6 +408,7 @@ class ClauseRetriever:
         types: Sequence[ClauseType] = (),
         type_score: float | None = None,
         type_rank: int | None = None,
+        type_weight: float = 0.0,
         fused: bool = False,
     ) -> RetrievalHit:
         idx = self._index
@@ -452,8 +479,8 @@ class ClauseRetriever:
         if fused:
             names = [
                 "keywords",
-                *(["meaning"] if sem is not None else []),
-                *(["clause type"] if types else []),
+                *([f"meaning (×{SEMANTIC_WEIGHT:g})"] if sem is not None else []),
+                *([f"clause type (×{type_weight:.1f})"] if types else []),
             ]
             why.append("ranked by: reciprocal rank fusion of " + ", ".join(names))
         else:

@@ -101,7 +101,7 @@ def test_a_question_sharing_no_word_with_the_clause_reaches_it_first(
     assert clause in hit.text
     own_words = set(expand_query(question, []).user_terms)
     assert not own_words & r._index.term_sets[[u.id for u in r.units].index(hit.id)]
-    assert "ranked by: reciprocal rank fusion of keywords, clause type" in hit.why
+    assert any(w.startswith("ranked by: reciprocal rank fusion of keywords, clause type (×") for w in hit.why)
 
 
 def test_where_no_passage_is_read_as_the_type_the_fusion_ranks(contract: Document) -> None:
@@ -113,6 +113,33 @@ def test_where_no_passage_is_read_as_the_type_the_fusion_ranks(contract: Documen
     assert "valid invoice" in hits[0].text
     assert all(any(w.startswith("ranked by: reciprocal rank fusion") for w in h.why) for h in hits)
     assert not any(w.startswith("ranked by: clause type") for h in hits for w in h.why)
+
+
+def test_the_clause_type_weighs_by_whether_the_locator_sees_that_type_here(contract: Document) -> None:
+    """The clause-type ranking counts for more than the keywords where the locator sees a clause of the
+    question's type in the document (insurance: section 4) and for less where it sees none (liquidated
+    damages: this contract has no such clause, so the locator's order of its passages is noise); each hit
+    says the weight it was fused with."""
+    bridges = load_bridges(
+        {
+            "insurance": {"when": ["cover"], "means": ["zzz"]},
+            "liquidated-damages": {"when": ["widget"], "means": ["zzz"]},
+        },
+        base=False,
+    )
+    r = ClauseRetriever(contract, semantic=None, bridges=bridges, clause_types=QuestionTypes(None, {}))
+    assert r.clause_types is not None
+    seen = r.clause_types.types("cover?", bridges.fire("cover?"))
+    unseen = r.clause_types.types("widget?", bridges.fire("widget?"))
+    assert [t.category for t in seen] == ["Insurance"] and [t.category for t in unseen] == [
+        "Liquidated Damages"
+    ]
+    assert r.clause_type_weight(seen) > 2.0 > 1.0 > r.clause_type_weight(unseen) >= 0.5
+    hits = r.search("widget charges invoice?", top=3)
+    assert "valid invoice" in hits[0].text  # the keywords decide where the type is not seen
+    assert any(
+        w.startswith("ranked by: reciprocal rank fusion of keywords, clause type (×0.") for w in hits[0].why
+    )
 
 
 @pytest.mark.data
