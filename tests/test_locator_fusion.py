@@ -185,3 +185,116 @@ def test_fusion_never_turns_a_rule_located_clause_into_an_absence(tmp_path: Path
 def test_a_short_text_is_never_doubted(outcomes: dict[str, object]) -> None:
     fused = {o.rule: o for o in outcomes["fused"]}  # type: ignore[attr-defined]
     assert all(not o.location.doubted for o in fused.values() if o.location is not None)
+
+
+# --- present, unconfirmed: weak evidence the locator does not see anywhere ------------------------------
+
+# a cap that meets the playbook's standard (fees of twelve months, the indemnities carved out), worded in its
+# pattern vocabulary under no limitation heading
+STANDARD_CAP = (
+    "{n}. Miscellaneous. Except for a party's indemnification obligations, breach of confidentiality, "
+    "gross negligence, wilful misconduct or fraud, the aggregate liability of each party under this "
+    "Agreement shall not exceed the fees paid or payable in the twelve months preceding the event giving "
+    "rise to the claim."
+)
+# only a hint of a governing-law clause: the laws of a state named, nothing "governed by" them
+LAW_HINT = (
+    "32. Compliance. The Supplier shall at all times comply with the laws of the State of Delaware in "
+    "performing the services."
+)
+
+
+def _one_word_locator(tmp_path: Path, category: str, word: str) -> Path:
+    """A real weights file whose `category` head fires on `word` and on nothing else."""
+    loc = load_locator()
+    meta = {
+        "format": 1,
+        "version": "one-word-test",
+        "categories": list(loc.categories),
+        "blocks": [{"name": "word", "kind": "word", "lo": 1, "hi": 1}],
+    }
+    n = len(loc.categories)
+    coef = np.zeros((1, n), dtype=np.int8)
+    coef[0, list(loc.categories).index(category)] = 127
+    out = tmp_path / f"one_word_{word}.npz"
+    np.savez(
+        out,
+        meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+        word_vocab=np.frombuffer(word.encode("utf-8"), dtype=np.uint8),
+        word_idf=np.ones(1, dtype=np.float32),
+        coef_q=coef,
+        coef_scale=np.full(n, 20.0 / 127, dtype=np.float32),
+        intercept=np.full(n, -10.0, dtype=np.float32),
+        thresholds=np.full(n, 0.5, dtype=np.float32),
+    )
+    return out
+
+
+def _contract_with(tmp_path: Path, cap: str, extra: str = "") -> Path:
+    p = _long_contract(tmp_path)
+    text = p.read_text(encoding="utf-8").replace(PATTERN_ONLY_CAP.format(n=31), cap.format(n=31))
+    p.write_text(text + (f"\n{extra}\n" if extra else ""), encoding="utf-8")
+    return p
+
+
+def test_a_doubted_standard_clause_is_present_but_unconfirmed(tmp_path: Path) -> None:
+    """A cap the rules find by its words alone and judge standard, which the locator reads nowhere in the
+    contract: not a confident position — it needs review, quoted, with the locator's best passage named —
+    and never "missing". With a locator that reads it, the same cap keeps the rules' position."""
+    doc = load_document(_contract_with(tmp_path, STANDARD_CAP))
+    pb = load_playbook("msa-customer")
+    rules = {o.rule: o for o in run_playbook(doc, pb, locator=False)}["limitation_of_liability"]
+    assert rules.outcome in ("standard", "fallback")
+    silent = load_locator(_silent_locator(tmp_path))
+    cap = {o.rule: o for o in run_playbook(doc, pb, locator=silent)}["limitation_of_liability"]
+    assert cap.outcome == "needs_review" and cap.searched is None
+    assert cap.location is not None and cap.location.doubted
+    assert cap.quotes and "shall not exceed" in cap.quotes[0].text
+    assert "unconfirmed: the learned locator's best passage for Cap on Liability is characters" in cap.reason
+    assert "against its threshold 0.50" in cap.reason
+    seeing = load_locator(_one_word_locator(tmp_path, "Cap on Liability", "exceed"))
+    seen = {o.rule: o for o in run_playbook(doc, pb, locator=seeing)}["limitation_of_liability"]
+    assert seen.outcome == rules.outcome and seen.location is not None and not seen.location.doubted
+
+
+def test_weaker_language_the_locator_reads_nowhere_is_unconfirmed(tmp_path: Path) -> None:
+    """Only a hint of a governing-law clause: the engine's own "may be one" finding. Where the locator reads
+    no governing-law clause anywhere, its location is doubted and the reason names the locator's best
+    passage; where the locator reads the hinted sentence as the clause, that sentence is the clause."""
+    doc = load_document(_contract_with(tmp_path, PATTERN_ONLY_CAP, LAW_HINT))
+    pb = load_playbook("msa-customer")
+    silent = load_locator(_silent_locator(tmp_path))
+    law = {o.rule: o for o in run_playbook(doc, pb, locator=silent)}["governing_law"]
+    assert law.outcome == "needs_review" and law.quotes and "Delaware" in law.quotes[0].text
+    assert law.location is not None and law.location.doubted
+    assert "unconfirmed: the learned locator's best passage for Governing Law" in law.reason
+    seeing = load_locator(_one_word_locator(tmp_path, "Governing Law", "delaware"))
+    law = {o.rule: o for o in run_playbook(doc, pb, locator=seeing)}["governing_law"]
+    assert law.location is not None and law.location.via == "locator" and not law.location.doubted
+    assert law.quotes and "Delaware" in law.quotes[0].text and "unconfirmed" not in law.reason
+
+
+def test_eval_clauses_counts_an_unconfirmed_presence_apart(tmp_path: Path) -> None:
+    """`eval clauses` reads a doubted finding as neither present nor absent: it is counted apart."""
+    from citationgate.evaluation.clause_eval import CUAD_MAP, _present, _Tally
+
+    doc = load_document(_contract_with(tmp_path, STANDARD_CAP))
+    silent = load_locator(_silent_locator(tmp_path))
+    findings = list(review(doc, load_playbook("msa-customer"), locator=silent).findings)
+    (when,) = CUAD_MAP["Cap on Liability"]
+    assert _present(findings, when) is None
+    assert _present(findings, when, unconfirmed=True)
+    tally = _Tally(["Cap on Liability"])
+    for expert in (True, False):
+        tally.add(
+            "Cap on Liability",
+            present=False,
+            absent=False,
+            ours=[],
+            expert=[],
+            expert_present=expert,
+            unconfirmed=True,
+        )
+    m = tally.report({"Cap on Liability": CUAD_MAP["Cap on Liability"]})["categories"]["Cap on Liability"]
+    assert (m["unconfirmed_present"], m["unconfirmed_absent"], m["false_absence_rate"]) == (1, 1, 0.0)
+    assert m["predicted_present"] == 0

@@ -6,6 +6,11 @@ the extracted value) that speak to it — see `CUAD_MAP`. For every contract and
 - we say **present** when a surfaced, quote-verified finding of a mapped rule exists (and its mapped
   value was extracted);
 - we say **absent** when the review made an absence finding (`missing`) for a mapped rule;
+- we say **unconfirmed** when the only such findings are present but unconfirmed (their `location` is
+  doubted: the engine found weak evidence — patterns alone, weaker language, a heading it could not read —
+  and the learned locator reads no such clause anywhere in the contract): the passage is quoted for review,
+  but the review does not claim the clause; it is neither present nor absent here, and counted apart
+  (`unconfirmed_present`: the experts mark the clause; `unconfirmed_absent`: they do not);
 - otherwise we say nothing (a rule the playbook does not require is not reported missing).
 
 Precision/recall/F1 are of "present". The **false-absence rate** is the share of contracts where the
@@ -94,12 +99,22 @@ def _jaccard(a: tuple[int, int], b: tuple[int, int]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _present(findings: Sequence[Finding], when: When) -> list[tuple[int, int]] | None:
-    """The verified quote ranges of the findings satisfying `when`, or None when there are none."""
+def _unconfirmed(finding: Finding) -> bool:
+    """Present but unconfirmed: the finding's location is doubted (see the module's docstring)."""
+    return bool((finding.proposal.details.get("location") or {}).get("doubted"))
+
+
+def _present(
+    findings: Sequence[Finding], when: When, *, unconfirmed: bool = False
+) -> list[tuple[int, int]] | None:
+    """The verified quote ranges of the findings satisfying `when`, or None when there are none
+    (`unconfirmed=True`: of the unconfirmed ones instead of the others)."""
     spans: list[tuple[int, int]] = []
     hit = False
     for f in findings:
         if f.proposal.rule != when.rule or f.evidence is not Evidence.QUOTE:
+            continue
+        if _unconfirmed(f) != unconfirmed:
             continue
         if f.proposal.details.get("outcome") in ("missing", "referenced_not_provided", "not_applicable"):
             continue
@@ -149,7 +164,7 @@ MODES = ("rules", "locator", "fused")
 
 class _Tally:
     def __init__(self, categories: Sequence[str]) -> None:
-        keys = ("tp", "fp", "fn", "tn", "fa", "ours", "overlap", "cited", "cited_hit")
+        keys = ("tp", "fp", "fn", "tn", "fa", "ours", "overlap", "cited", "cited_hit", "uc_tp", "uc_fp")
         self.counts = {c: dict.fromkeys(keys, 0) for c in categories}
 
     def add(
@@ -161,8 +176,11 @@ class _Tally:
         ours: Sequence[tuple[int, int]],
         expert: Sequence[tuple[int, int]],
         expert_present: bool,
+        unconfirmed: bool = False,
     ) -> None:
         c = self.counts[category]
+        if unconfirmed and not present:
+            c["uc_tp" if expert_present else "uc_fp"] += 1
         if present and expert_present:
             c["tp"] += 1
             c["cited"] += 1
@@ -180,7 +198,9 @@ class _Tally:
 
     def report(self, mapping: Mapping[str, Sequence[When]]) -> dict[str, Any]:
         categories: dict[str, Any] = {}
-        tot = dict.fromkeys(("tp", "fp", "fn", "fa", "ours", "overlap", "cited", "cited_hit"), 0)
+        tot = dict.fromkeys(
+            ("tp", "fp", "fn", "fa", "ours", "overlap", "cited", "cited_hit", "uc_tp", "uc_fp"), 0
+        )
         for category, c in self.counts.items():
             for k in tot:
                 tot[k] += c[k]
@@ -273,7 +293,7 @@ def evaluate_clauses(
             for mode, got in found.items():
                 if isinstance(got, Scan):
                     present, ours = _located(got, category, {rule_category.get(w.rule) for w in whens})
-                    absent = not present
+                    absent, unconfirmed = not present, False
                 else:
                     present, ours = False, []
                     for w in whens:
@@ -282,6 +302,7 @@ def evaluate_clauses(
                             present = True
                             ours.extend(spans)
                     absent = not present and _absent(got, {w.rule for w in whens})
+                    unconfirmed = any(_present(got, w, unconfirmed=True) is not None for w in whens)
                 tallies[mode].add(
                     category,
                     present=present,
@@ -289,6 +310,7 @@ def evaluate_clauses(
                     ours=ours,
                     expert=expert,
                     expert_present=not cat["is_impossible"],
+                    unconfirmed=unconfirmed,
                 )
         if progress:
             progress(1)
@@ -342,4 +364,6 @@ def _metrics(c: Mapping[str, int]) -> dict[str, Any]:
         "false_absence_rate": _rate(c["fa"], c["tp"] + c["fn"]),
         "span_overlap": _rate(c["overlap"], c["ours"]),
         "cited_overlap": _rate(c["cited_hit"], c["cited"]),
+        "unconfirmed_present": c["uc_tp"],
+        "unconfirmed_absent": c["uc_fp"],
     }

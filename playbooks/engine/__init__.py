@@ -35,6 +35,7 @@ from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
 from playbooks.locator import Locator
+from playbooks.locator.fusion import best_passage, doubt, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
 from playbooks.predicates import evaluate
 from playbooks.regex_safety import regex_budget
@@ -131,6 +132,7 @@ def _run_clause(
                 if (q := _quote_range(ctx, *_past_heading(ctx, items[i].start, items[i].end))) is not None
             )
             if quotes:
+                unconfirmed = _unseen(ctx, base)
                 out = ClauseOutcome(
                     outcome="needs_review",
                     severity=_severity(sev, "needs_review"),
@@ -138,7 +140,7 @@ def _run_clause(
                     "read it before concluding the clause is absent.",
                     quotes=quotes,
                     searched=_search_record(ctx, clause, clause.title),
-                    reason="uncertain search: only weaker language of the clause occurs",
+                    reason="uncertain search: only weaker language of the clause occurs" + unconfirmed,
                     **base,
                 )
                 return out, {}, None
@@ -150,6 +152,7 @@ def _run_clause(
         if seen is not None:
             q = _quote_range(ctx, *_past_heading(ctx, seen.start, seen.end))
             if q is not None:
+                unconfirmed = _unseen(ctx, base)
                 out = ClauseOutcome(
                     outcome="needs_review",
                     severity=_severity(sev, "needs_review"),
@@ -158,7 +161,7 @@ def _run_clause(
                     quotes=(q,),
                     searched=_search_record(ctx, clause, clause.title),
                     reason="absence contradicted by the search's own record: a passage under a matching "
-                    "heading was considered and not taken",
+                    "heading was considered and not taken" + unconfirmed,
                     weak=("the clause was found by its heading only",),
                     **base,
                 )
@@ -208,6 +211,12 @@ def _run_clause(
         # a position is no firmer than the words it rests on: here some of them were removed from the copy
         outcome, reason = "needs_review", f"{reason}; not concluded because {links.redacted}"
         pos = None
+    if (doubted := _doubted(ctx, clause, region)) is not None:
+        # present, unconfirmed: the patterns' words matched and the locator reads no such clause anywhere
+        if outcome in ("standard", "fallback"):
+            why = "the clause was found by its patterns only and the learned locator reads no such clause"
+            outcome, reason, pos = "needs_review", f"{reason}; not concluded because {why}", None
+        reason = f"{reason}; unconfirmed: {doubted}"
     quotes = _quotes(ctx, region.anchor, values, used)
     # a default stands on the passage it was read from: where that passage is quoted without its clause number
     # (or in a window), the value stands on the part quoted, not dropped from the finding
@@ -251,6 +260,28 @@ def _run_clause(
         **base,
     )
     return out, values, region
+
+
+def _unseen(ctx: _Context, base: dict[str, Any]) -> str:
+    """For a finding the engine itself calls uncertain: where the locator, over a whole contract, reads no
+    clause of the rule's category anywhere, its location is doubted (present: unconfirmed, `base` updated)
+    and the reason names the locator's best passage; otherwise nothing is added."""
+    loc = base.get("location")
+    scan = ctx.scan() if loc is not None and loc.category is not None else None
+    if scan is None or loc is None or loc.category is None or not unseen(scan, loc.category):
+        return ""
+    base["location"] = doubt(loc)
+    return f"; unconfirmed: {best_passage(scan, loc)}"
+
+
+def _doubted(ctx: _Context, clause: CompiledClause, region: _Region) -> str | None:
+    """For a located clause that is present but unconfirmed (its region found by patterns alone, which the
+    fusion doubted): the locator's best passage, named; None when the location is not doubted."""
+    loc = ctx.locations.get(clause.id)
+    scan = ctx.scan()
+    if loc is None or not loc.doubted or region.via != "pattern" or scan is None:
+        return None
+    return best_passage(scan, loc)
 
 
 def _on_quote(ctx: _Context, ev: ExtractedValue, quotes: Sequence[QuoteRef]) -> ExtractedValue:

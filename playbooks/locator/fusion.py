@@ -21,6 +21,13 @@ is put on one scale with its cross-validated threshold (`calibrate`: the thresho
   there. A short text (a single clause, a playbook test) is never doubted: out of context the locator is
   weakest.
 
+A doubted location makes the finding **present: unconfirmed**: the engine quotes the passage and says it
+needs review (never a confident present, never a "missing"), naming the locator's best passage. The engine
+also doubts (`doubt`) the findings it already calls uncertain — only weaker language of the clause found
+(hints), or a passage under the clause's heading whose operative words it could not read — when the locator,
+over a whole contract, reads no passage as a clause of the category (`unseen`: every unit under the head's
+threshold). `citationgate eval clauses` counts an unconfirmed presence apart from a present one.
+
 The decision is a `Location`, carried on the outcome and into the review's JSON.
 """
 
@@ -31,7 +38,7 @@ from typing import Any
 
 from playbooks.locator.model import LocatedPassage, Scan
 
-__all__ = ["RULE_EVIDENCE", "Location", "calibrate", "fuse"]
+__all__ = ["RULE_EVIDENCE", "Location", "best_passage", "calibrate", "doubt", "fuse", "unseen"]
 
 #: how much a rules-only location counts on the 0..1 confidence scale, by how it was found
 RULE_EVIDENCE = {"heading": 0.8, "pattern": 0.6}
@@ -62,7 +69,7 @@ class Location:
     locator_score: float | None = None  # the category head's probability for the located passage
     locator_rank: int | None = None  # that passage's rank among the document's passages
     candidates: tuple[LocatedPassage, ...] = ()  # the locator's best passages (recorded for absences)
-    doubted: bool = False  # the rules' passage is kept, but the locator reads no such clause anywhere
+    doubted: bool = False  # present, unconfirmed: the locator reads no such clause anywhere
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,4 +142,27 @@ def _locators_pick(base: Location, best: LocatedPassage, best_cal: float) -> Dec
         location=replace(
             base, confidence=best_cal / 2, via="locator", locator_score=best.score, locator_rank=1
         ),
+    )
+
+
+def unseen(scan: Scan, category: str) -> bool:
+    """Whether the locator, over a whole contract (`DOUBT_MIN_UNITS` units or more), reads no passage as a
+    clause of `category`: every unit under the head's cross-validated threshold."""
+    return len(scan.units) >= DOUBT_MIN_UNITS and scan.best(category) < scan.locator.threshold(category)
+
+
+def doubt(location: Location) -> Location:
+    """`location` marked doubted: its finding is present but unconfirmed."""
+    return replace(location, doubted=True, confidence=location.confidence / 2)
+
+
+def best_passage(scan: Scan, location: Location) -> str:
+    """The locator's best passage for the location's category, named for the reader of a doubted finding."""
+    if location.category is None or not location.candidates:
+        return "the learned locator ranked no passage"
+    best = location.candidates[0]
+    t = scan.locator.threshold(location.category)
+    return (
+        f"the learned locator's best passage for {location.category} is characters {best.start}–{best.end}, "
+        f"scored {best.score:.2f} against its threshold {t:.2f}"
     )
