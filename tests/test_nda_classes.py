@@ -300,3 +300,145 @@ def test_export_control_laws_are_not_what_compels_a_disclosure() -> None:
     )
     o = _rule(text, "compelled_disclosure")
     assert o.outcome == "fallback" and _value(o, "by_law") is not True
+
+
+# ------------------------------------------------------------------ marking as one limb of a disjunction
+def test_marking_as_one_alternative_limb_does_not_make_marking_the_only_test() -> None:
+    # "(a) … (b) … or (c) marked": the unmarked limbs protect unmarked information
+    text = (
+        '1. "Confidential Information" means information of the Discloser (a) that consists of designs, '
+        "software and pricing data disclosed for the Project; (b) concerning the present or planned business "
+        "of the Discloser; or (c) that is marked as confidential by the Discloser.\n"
+    )
+    o = _rule(text, "marking")
+    assert (o.outcome, _value(o, "beyond_marking")) == ("fallback", True)
+    assert "only information marked" not in o.claim
+
+
+def test_marking_limbs_split_by_the_form_of_disclosure_are_still_a_marking_requirement() -> None:
+    # each limb asks for a marking or an identification: written marked, oral identified
+    text = (
+        '1. "Confidential Information" means information that (a) if disclosed in writing, is marked as '
+        "confidential; or (b) if disclosed orally, is identified as confidential at the time of disclosure.\n"
+    )
+    o = _rule(text, "marking")
+    assert (o.outcome, _value(o, "beyond_marking")) == ("standard", False)
+
+
+# ------------------------------------------------------------------ who exactly may be told
+def test_sharing_with_employees_only_says_employees_not_representatives() -> None:
+    text = (
+        "3. The Recipient shall prevent disclosure of the Confidential Information to anyone except to those "
+        "of its employees that have a need to know such information for the Purpose.\n"
+    )
+    o = _rule(text, "sharing_employees")
+    assert (o.outcome, _value(o, "shared_with")) == ("standard", "employees")
+    assert "share with employees and representatives" not in o.claim
+
+
+def test_sharing_names_the_whole_list_the_permission_lets_in() -> None:
+    text = (
+        "3. The Recipient shall not disclose Confidential Information to any person, whether to its staff "
+        "or to outsiders, except in confidence to such of its officers, employees, auditors and bankers as "
+        "need to know it for the Purpose.\n"
+    )
+    o = _rule(text, "sharing_employees")
+    assert o.outcome == "standard"
+    assert _value(o, "shared_with") == "officers, employees, auditors and bankers"
+
+
+# ------------------------------------------------------------------ a definition is no prohibition
+def test_reverse_engineering_named_in_a_trade_secret_definition_is_no_ban() -> None:
+    text = (
+        '1. "Trade Secrets" means information that derives economic value from not being generally known or '
+        "readily ascertainable by proper means, including through reverse engineering by others.\n"
+    )
+    assert _rule(text, "reverse_engineering").outcome == "not_applicable"
+
+
+def test_reverse_engineering_banned_beside_the_definition_is_still_the_clause() -> None:
+    text = (
+        '1. "Trade Secrets" means information that derives economic value from not being generally known or '
+        "readily ascertainable by proper means, including through reverse engineering by others.\n\n"
+        "4. The Recipient shall not reverse engineer, decompile or disassemble any prototype it receives.\n"
+    )
+    o = _rule(text, "reverse_engineering")
+    assert o.outcome == "standard" and "shall not reverse engineer" in _quoted(o)
+
+
+# ------------------------------------------------------------------ the defined name varies
+def test_information_defined_under_another_name_in_a_recital_is_the_definition() -> None:
+    for name in ("Evaluation Material", "Proprietary Data", "Information"):
+        text = (
+            "The parties are discussing a joint bid. Each expects to give the other certain non-public and "
+            "proprietary information, written or oral, about its costs, customers and technology (together, "
+            f"the “{name}”).\n\n"
+            f"2. Each party shall keep the {name} of the other in confidence.\n"
+        )
+        o = _rule(text, "ci_definition")
+        assert o.outcome == "standard", name
+        assert name in _quoted(o), name
+
+
+def test_information_defined_by_means_under_another_name_is_the_definition() -> None:
+    text = (
+        '1. "Project Information" means all technical and commercial information that the Owner gives the '
+        "Bidder for the tender.\n"
+    )
+    o = _rule(text, "ci_definition")
+    assert o.outcome == "standard" and "Project Information" in _quoted(o)
+
+
+def test_a_definition_of_excluded_information_is_not_the_definition() -> None:
+    text = (
+        '1. "Excluded Information" means information that is already public or that the Bidder already '
+        "holds.\n"
+    )
+    assert _rule(text, "ci_definition").outcome == "missing"
+
+
+# ------------------------------------------------------------------ representatives who hold the information
+def test_a_ban_binding_us_and_our_representatives_lets_them_hold_it() -> None:
+    # "neither it nor its Representatives will disclose": the Representatives (advisers among them) are
+    # permitted holders of the information
+    text = (
+        'Each party, and its officers, employees, counsel and financial advisers (its "Representatives"), '
+        "will receive information from the other for the Purpose.\n\n"
+        "2. Unless the other party first agrees in writing, neither a party nor its Representatives will "
+        "disclose any of the other party's information to anyone else.\n"
+    )
+    o = _rule(text, "sharing_third_parties")
+    assert o.outcome == "standard"
+    assert _value(o, "representatives_allowed") is True
+    assert _value(o, "representatives_include_advisers") is True
+
+
+# ------------------------------------------------------------------ what we knew, however it is worded
+def test_a_source_not_known_or_that_should_be_known_to_be_bound_is_a_knowledge_qualifier() -> None:
+    text = (
+        "5. Information is not confidential if it is received by the Recipient from a source other than "
+        "the Discloser, provided that such source was not known or reasonably should be known by the "
+        "Recipient to be under a duty of confidence.\n"
+    )
+    o = _rule(text, "third_party_source")
+    assert (o.outcome, _value(o, "knowledge_qualifier")) == ("standard", True)
+
+
+def test_information_not_generally_known_to_others_is_no_knowledge_qualifier() -> None:
+    text = (
+        "5. Confidential Information does not include information that (a) is not generally known to others "
+        "in the trade through any fault of the Recipient, or (b) is received by the Recipient from a third "
+        "party who is not under an obligation of confidentiality.\n"
+    )
+    o = _rule(text, "third_party_source")
+    assert (o.outcome, _value(o, "knowledge_qualifier")) == ("fallback", False)
+
+
+# ------------------------------------------------------------------ a term ending on an anniversary
+def test_obligations_ending_on_the_second_anniversary_last_two_years() -> None:
+    text = (
+        "9. The obligations of confidentiality under this Agreement shall end on the second anniversary of "
+        "the date of this Agreement.\n"
+    )
+    o = _rule(text, "confidentiality_term")
+    assert (o.outcome, _value(o, "term_years")) == ("standard", 2)
