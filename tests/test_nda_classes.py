@@ -442,3 +442,39 @@ def test_obligations_ending_on_the_second_anniversary_last_two_years() -> None:
     )
     o = _rule(text, "confidentiality_term")
     assert (o.outcome, _value(o, "term_years")) == ("standard", 2)
+
+
+# ------------------------------------------------------------------ the need to know in a limb of a lead-in
+def test_a_need_to_know_limb_under_a_lead_in_is_a_need_to_know_test() -> None:
+    text = (
+        "4. The Recipient may disclose Confidential Information to those of its officers, employees and "
+        "auditors who:\n\n"
+        "4.1 reasonably need to receive it for the Project; and\n\n"
+        "4.2 have been told that it is confidential.\n"
+    )
+    o = _rule(text, "sharing_employees")
+    assert (o.outcome, _value(o, "need_to_know")) == ("standard", True)
+
+
+# ------------------------------------------------------------------ obligations that outlast a return
+def test_obligations_continuing_without_limit_of_time_after_return_survive_and_have_no_end() -> None:
+    text = (
+        "6 Return of information and continuing duties\n\n"
+        "6.1 The Discloser may ask for its information back at any time under this Clause 6.1.\n\n"
+        "6.2 After any return of information under Clause 6.1, the Recipient's duties under this Agreement "
+        "shall continue in force without limit of time.\n"
+    )
+    s = _rule(text, "survival")
+    assert s.outcome == "standard" and "without limit of time" in _quoted(s)
+    t = _rule(text, "confidentiality_term")
+    assert (t.outcome, _value(t, "indefinite")) == ("fallback", True)
+
+
+# ------------------------------------------------------------------ a bond waived, however far apart
+def test_a_waived_bond_requirement_with_words_between_is_a_bond_waiver() -> None:
+    text = (
+        "7. The Discloser may obtain injunctive relief against any breach. The Recipient waives, so far as "
+        "the law allows, any requirement that the Discloser post a bond before an injunction issues.\n"
+    )
+    o = _rule(text, "remedies")
+    assert _value(o, "bond_waived") is True
