@@ -303,6 +303,7 @@ class _Checker:
         self._exact: dict[str, list[Span]] = {}
         self._needles: dict[str, str] = {}  # quote → normalize_quote(quote), computed once
         self._case_only: dict[str, bool] | None = None  # failed quote → found once case is ignored
+        self._fuzzy_prepared = False
 
     def prime(self, quotes: Sequence[str]) -> None:
         """Normalize every quote (one vectorized pass) and search the long enough ones in one batch."""
@@ -369,6 +370,9 @@ class _Checker:
             return CitationResult(
                 request=request, status=CitationStatus.FAILED, reason=base + "; exact-only check"
             )
+        if not self._fuzzy_prepared:  # the first quote to search: the shingles of all of them in one pass
+            self._fuzzy_prepared = True
+            self.index.prepare_fuzzy([self.needle(q) for q, spans in self._exact.items() if not spans])
         outcome = self.index.find_fuzzy(quote, needle=self.needle(quote))
         if outcome.kind == "match" and outcome.span is not None:
             return self._choose(

@@ -7,10 +7,12 @@ from a quote: the quote is normalized with the same fold table and searched as a
 
 `find_fuzzy(quote)` is the first-verification fallback for long quotes (≥ `FUZZY_MIN_WORDS` words):
 
-1. **candidates** from a word-shingle → position index with diagonal voting. Every 3-word shingle
-   of the quote that occurs in the document votes for the diagonal "document word index − quote
-   word index"; the best diagonals are where the quote would sit. The index is a sorted array of
-   shingle hashes, built with numpy in tens of milliseconds per MB, lazily on the first fuzzy query.
+1. **candidates** from word shingles with diagonal voting. Every 3-word shingle of the quote that
+   occurs in the document (at most `MAX_POSTINGS` times) votes for the diagonal "document word index −
+   quote word index"; the best diagonals are where the quote would sit. Where each shingle occurs is
+   found by one Aho-Corasick pass over the document for the shingles of all the quotes about to be
+   searched (`prepare_fuzzy`; the gate asks for every quote not found verbatim at once), a few tens of
+   milliseconds per MB, rather than by indexing every shingle of the document.
 
    *Why not MinHash LSH (datasketch) here*: measured on a 1 MB contract, an LSH over sliding windows
    took about 4 s to build per document (26 s at 5 MB) and found only about 80 % of spans with one
@@ -39,13 +41,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, compress
+from operator import add
 from typing import Literal
 
 import ahocorasick_rs
-import numpy as np
-import numpy.typing as npt
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
@@ -182,6 +185,13 @@ class QuoteIndex:
             self._word_index = _WordIndex(self.normalized.a)
         return self._word_index
 
+    def prepare_fuzzy(self, needles: Sequence[str]) -> None:
+        """Before `find_fuzzy` of several quotes (normalized, `normalize_quote`): where the word shingles of
+        all of them occur, found in one pass over the document instead of one pass per quote."""
+        quotes = [words for n in needles if len(words := n.split(" ")) >= FUZZY_MIN_WORDS]
+        if quotes:
+            self._words().prepare(quotes)
+
     def find_fuzzy(
         self,
         quote: str,
@@ -203,6 +213,7 @@ class QuoteIndex:
                 reason=f"too short for a fuzzy search ({len(qwords)} words; at least {FUZZY_MIN_WORDS})",
             )
         words = self._words()  # built once per document, before this quote's clock starts
+        words.prepare([qwords])  # where its shingles occur, unless `prepare_fuzzy` found them already
         deadline = time.perf_counter() + limit
         best: tuple[float, int, int, float] | None = None  # (word score, start word, end word, char sim)
         for diagonal in words.diagonals(qwords):
@@ -309,51 +320,84 @@ class FuzzyOutcome:
 
 
 class _WordIndex:
-    """Words of a normalized view with their offsets, and a sorted 3-word-shingle → position index."""
+    """Words of a normalized view with their offsets, and where the 3-word shingles asked about occur."""
 
     def __init__(self, view: NormalizedView) -> None:
         self.view = view
-        hay = view.text
-        raw = hay.split(" ")
-        lengths = np.fromiter(map(len, raw), dtype=np.int64, count=len(raw))
-        starts = np.zeros(len(raw), dtype=np.int64)
-        if len(raw) > 1:
-            starts[1:] = np.cumsum(lengths[:-1] + 1)
-        nonempty = lengths > 0
-        self.tokens: list[str] = [t for t in raw if t]
-        self.starts = starts[nonempty]
-        self.ends = self.starts + lengths[nonempty]
-        hashes = _token_hashes(self.tokens)
-        shingles = _shingle_hashes(hashes)
-        self.order = np.argsort(shingles, kind="stable")
-        self.sorted = shingles[self.order]
+        raw = view.text.split(" ")
+        # where each piece starts: the lengths before it, and one space after each
+        starts = list(map(add, accumulate(map(len, raw), initial=0), range(len(raw) + 1)))
+        self.tokens: list[str] = list(filter(None, raw))
+        self.starts: list[int] = (
+            starts[: len(raw)] if len(self.tokens) == len(raw) else list(compress(starts, raw))
+        )
+        #: shingle → the word indices it starts at, when it occurs at most `MAX_POSTINGS` times (else
+        #: empty: it does not vote); filled by `prepare`
+        self._postings: dict[tuple[str, ...], tuple[int, ...]] = {}
+        self._padded: str | None = None  # the view between two spaces: every word has one on each side
+
+    def end(self, i: int) -> int:
+        return self.starts[i] + len(self.tokens[i])
 
     def slice(self, s: int, e: int) -> str:
-        return self.view.text[int(self.starts[s]) : int(self.ends[e - 1])]
+        return self.view.text[self.starts[s] : self.end(e - 1)]
 
     def canonical(self, s: int, e: int) -> Span | None:
-        return self.view.to_canonical(int(self.starts[s]), int(self.ends[e - 1]))
+        return self.view.to_canonical(self.starts[s], self.end(e - 1))
+
+    def prepare(self, quotes: Iterable[list[str]]) -> None:
+        """Find where every shingle of these quotes' words occurs that was not looked up before: one
+        Aho-Corasick pass over the view for all of them (a shingle `a b c` is the text " a b c ")."""
+        wanted = {sh for words in quotes for sh in _shingles(words) if sh not in self._postings}
+        patterns: list[str] = []
+        for sh in wanted:
+            pattern = f" {' '.join(sh)} "
+            if "" in sh or not _utf8(pattern):  # no word is empty; the view is UTF-8 unless it is not
+                self._postings[sh] = self._by_words(sh) if not _utf8(self.view.text) else ()
+            else:
+                patterns.append(pattern)
+        if not patterns:
+            return
+        if self._padded is None:
+            self._padded = f" {self.view.text} "
+        found: dict[int, list[int]] = {}
+        try:
+            hits = ahocorasick_rs.AhoCorasick(patterns).find_matches_as_indexes(
+                self._padded, overlapping=True
+            )
+        except UnicodeEncodeError:  # a lone surrogate in the view: word by word
+            for pattern in patterns:
+                sh = tuple(pattern[1:-1].split(" "))
+                self._postings[sh] = self._by_words(sh)
+            return
+        for k, start, _end in hits:
+            found.setdefault(k, []).append(start)
+        for k, pattern in enumerate(patterns):
+            at = found.get(k, ())
+            # the match starts at the space before the word: in the view, that is where the word starts
+            self._postings[tuple(pattern[1:-1].split(" "))] = (
+                tuple(bisect_left(self.starts, a) for a in at) if len(at) <= MAX_POSTINGS else ()
+            )
+
+    def _by_words(self, sh: tuple[str, ...]) -> tuple[int, ...]:
+        """Where `sh` starts, word by word (a view holding a lone surrogate, which the automaton refuses)."""
+        k, t = len(sh), self.tokens
+        at = tuple(i for i in range(len(t) - k + 1) if tuple(t[i : i + k]) == sh)
+        return at if len(at) <= MAX_POSTINGS else ()
 
     def diagonals(self, qwords: list[str]) -> list[int]:
         """The best few diagonals (document word index where quote word 0 would sit), by votes."""
-        qsh = _shingle_hashes(_token_hashes(qwords))
-        if not qsh.size or not self.sorted.size:
+        shingles = _shingles(qwords)
+        if not shingles or len(self.tokens) < SHINGLE_WORDS:
             return []
-        lo = np.searchsorted(self.sorted, qsh, side="left")
-        hi = np.searchsorted(self.sorted, qsh, side="right")
-        parts = [
-            self.order[a:b] - j
-            for j, (a, b) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True))
-            if 0 < b - a <= MAX_POSTINGS
-        ]
-        if not parts:
-            return []
-        diags, votes = np.unique(np.concatenate(parts), return_counts=True)
+        self.prepare([qwords])
+        votes: dict[int, int] = {}
+        for j, sh in enumerate(shingles):
+            for d in self._postings[sh]:
+                votes[d - j] = votes.get(d - j, 0) + 1
         # Neighbouring diagonals belong to one candidate (an inserted or dropped word shifts it).
-        ranked = np.argsort(-votes, kind="stable")
         chosen: list[int] = []
-        for i in ranked.tolist():
-            d = int(diags[i])
+        for d in sorted(votes, key=lambda d: (-votes[d], d)):
             if all(abs(d - c) > EDGE_SLACK for c in chosen):
                 chosen.append(d)
                 if len(chosen) == MAX_CANDIDATES:
@@ -411,25 +455,9 @@ class _WordIndex:
         return score, best[1], best[2]
 
 
-_P1 = np.uint64(0x9E3779B97F4A7C15)
-_P2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-def _token_hashes(tokens: Sequence[str]) -> npt.NDArray[np.uint64]:
-    arr = np.fromiter(map(hash, tokens), dtype=np.int64, count=len(tokens))
-    return arr.view(np.uint64)
-
-
-def _shingle_hashes(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    k = SHINGLE_WORDS
-    if h.size < k:
-        return np.empty(0, dtype=np.uint64)
-    m = h.size - k + 1
-    with np.errstate(over="ignore"):
-        out = h[:m].copy()
-        for i in range(1, k):
-            out = out * _P1 + (h[i : i + m] ^ _P2)
-    return out
+def _shingles(words: Sequence[str]) -> list[tuple[str, ...]]:
+    """The quote's runs of `SHINGLE_WORDS` consecutive words, in order."""
+    return list(zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False))
 
 
 # ── the meaning guard ────────────────────────────────────────────────────────────────────────────

@@ -22,11 +22,11 @@ Capitalisation is **not** folded (a capital letter marks a defined term), and th
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from itertools import accumulate
+from operator import add
 
 from ingest.typography import DASHES as _DASHES
 from ingest.typography import FOLDS
@@ -34,19 +34,14 @@ from ingest.typography import FOLDS
 # ── the fold table: ingest.typography (shared with the PDF fidelity check) ──────────────────
 _TRANSLATE = str.maketrans(dict(FOLDS))
 
-# Vectorized form of the same table for long texts: code point → folded code point, and how many
-# normalized characters each code point becomes (0 dropped, 1, or 2–3 for a ligature).
-_LUT = np.arange(0x10000, dtype=np.uint32)
-_COUNT = np.ones(0x10000, dtype=np.int64)
-#: Marks, in the fold lookup, a character whose normalized form is not one character. It never
-#: survives: dropped characters are removed and ligature letters written over it.
-_RESIZE_MARK = 0xFFFFFFFF
-for _ch, _rep in FOLDS.items():
-    _COUNT[ord(_ch)] = len(_rep)
-    _LUT[ord(_ch)] = ord(_rep[0]) if len(_rep) == 1 else _RESIZE_MARK
-
-_SPACE, _NL, _HYPHEN = ord(" "), ord("\n"), ord("-")
-#: A hyphen followed by a whitespace run (greedy, so the run is maximal). Checked further in Python.
+# The same table for long texts, without a pass per character: the characters it changes are found with
+# one pattern, and each one found is replaced throughout with `str.replace` when it stays one character
+# (quotes, dashes, spaces: offsets unchanged); those dropped or expanded (soft hyphens, zero-width
+# characters, ligatures) change offsets and are walked one by one (they are rare). `str.translate` with
+# the table costs ~80 ms per MB; this a few.
+_CHANGED_CHAR = re.compile("[" + "".join(re.escape(ch) for ch, rep in FOLDS.items() if rep != ch) + "]")
+_RESIZED = {ch: rep for ch, rep in FOLDS.items() if len(rep) != 1}
+_RESIZED_CHAR = re.compile("[" + "".join(map(re.escape, _RESIZED)) + "]")
 _HYPHEN_RUN = re.compile(r"-([ \n]+)")
 _WS_RUN = re.compile(r"[ \n]+")
 
@@ -121,21 +116,75 @@ def normalize_quotes(quotes: Sequence[str]) -> list[str]:
     return [part.strip(" ") for part in joined.split(_BATCH_SEPARATOR)]
 
 
+class OffsetMap(Sequence[int]):
+    """For each position of a normalized view (and one past its end), the canonical position it came from.
+
+    Stored as runs: run `k` starts at view position `starts[k]` and canonical position `origins[k]`, and
+    goes on one to one (`steps[k]` 1) — or, for the letters of an expanded ligature, stays on the ligature
+    (`steps[k]` 0). Position `len(view)` maps to the canonical text's length. A view of a 1 MB contract has
+    some ten thousand runs (one per collapsed whitespace run), where a position array has a million
+    entries."""
+
+    __slots__ = ("_end", "_length", "_origins", "_starts", "_steps")
+
+    def __init__(
+        self, starts: list[int], origins: list[int], steps: list[int] | None, *, length: int, end: int
+    ) -> None:
+        self._starts, self._origins, self._steps = starts, origins, steps
+        self._length, self._end = length, end  # the view's length; the canonical text's
+
+    def __len__(self) -> int:
+        return self._length + 1
+
+    def at(self, i: int) -> int:
+        """The canonical position of view position `i` (0 ≤ i ≤ len(view))."""
+        if i >= self._length:
+            return self._end
+        k = bisect_right(self._starts, i) - 1
+        if self._steps is not None and not self._steps[k]:
+            return self._origins[k]
+        return self._origins[k] + i - self._starts[k]
+
+    def tolist(self) -> list[int]:
+        """Every position's canonical position, as a list (as numpy's `tolist` of a position array)."""
+        out: list[int] = []
+        bounds = [*self._starts[1:], self._length]  # one more than runs when there are none (an empty view)
+        for k, (start, stop) in enumerate(zip(self._starts, bounds, strict=False)):
+            origin = self._origins[k]
+            if self._steps is not None and not self._steps[k]:
+                out.extend([origin] * (stop - start))
+            else:
+                out.extend(range(origin, origin + stop - start))
+        out.append(self._end)
+        return out
+
+    def __getitem__(self, i: int) -> int:  # type: ignore[override]
+        if not isinstance(i, int):
+            raise TypeError("an offset map is indexed by one position")
+        if i < 0:
+            i += self._length + 1
+        if not 0 <= i <= self._length:
+            raise IndexError(i)
+        return self.at(i)
+
+
 @dataclass(frozen=True, slots=True)
 class NormalizedView:
     """A normalized string and, for each of its positions, the canonical position it came from."""
 
     text: str
-    pos: npt.NDArray[np.int64]  # len(text) + 1 entries; pos[len] = len(canonical)
+    pos: OffsetMap  # len(text) + 1 entries; pos[len] = len(canonical)
 
     def to_canonical(self, start: int, end: int) -> tuple[int, int] | None:
         """Canonical `[start, end)` for normalized `[start, end)`, or None if an edge splits a ligature."""
-        pos = self.pos
-        if start > 0 and pos[start - 1] == pos[start]:
+        at = self.pos.at
+        first = at(start)
+        if start > 0 and at(start - 1) == first:
             return None  # starts inside an expanded ligature
-        if end < len(self.text) and pos[end] == pos[end - 1]:
+        last = at(end - 1)
+        if end < len(self.text) and at(end) == last:
             return None  # ends inside an expanded ligature
-        return int(pos[start]), int(pos[end - 1]) + 1
+        return first, last + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,61 +200,127 @@ class Normalized:
 
 
 def normalize_text(text: str) -> Normalized:
-    """Build the normalized views of a canonical text with their offset maps (vectorized; ~ms per MB)."""
-    n = len(text)
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    astral = bool(codes.size) and int(codes.max()) > 0xFFFF
-    if astral:  # characters beyond the BMP (emoji…) pass through unchanged
-        low = np.minimum(codes, 0xFFFF)
-        folded = np.where(codes > 0xFFFF, codes, _LUT[low])
-    else:
-        folded = _LUT[codes]
-    if bool((folded == _RESIZE_MARK).any()):  # dropped characters or ligatures: lengths change
-        counts = _COUNT[np.minimum(codes, 0xFFFF)]
-        if astral:
-            counts = np.where(codes > 0xFFFF, 1, counts)
-        src = np.repeat(np.arange(n, dtype=np.int64), counts)
-        t1 = folded[src]
-        # Fill in the letters of expanded ligatures (rare: a Python loop over them is fine).
-        lig = np.flatnonzero(counts > 1)
-        if lig.size:
-            first = np.searchsorted(src, lig)
-            for i, j in zip(lig.tolist(), first.tolist(), strict=True):
-                for k, letter in enumerate(FOLDS[text[i]]):
-                    t1[j + k] = ord(letter)
-    else:
-        src = None
-        t1 = folded
-
-    is_ws = (t1 == _SPACE) | (t1 == _NL)
-    keep = np.ones(t1.shape, dtype=np.bool_)
-    if is_ws.size > 1:
-        keep[1:] = ~(is_ws[1:] & is_ws[:-1])  # keep the first character of every whitespace run
-    joins: list[tuple[int, int, int]] = []
-    hyphen_then_ws = np.flatnonzero((t1[:-1] == _HYPHEN) & is_ws[1:]) if t1.size > 1 else np.array([])
-    if hyphen_then_ws.size:
-        joins = _linebreak_hyphens(t1.tobytes().decode("utf-32-le", "surrogatepass"))
-        for _h, a, b in joins:
-            keep[a:b] = False
-    out = t1  # a fresh array (the fold lookup copied it): safe to edit in place
-    out[t1 == _NL] = _SPACE
-
-    def view(mask: npt.NDArray[np.bool_]) -> NormalizedView:
-        s = out[mask].tobytes().decode("utf-32-le", "surrogatepass")
-        idx = np.flatnonzero(mask)
-        pos = np.empty(idx.size + 1, dtype=np.int64)
-        pos[:-1] = idx if src is None else src[idx]
-        pos[-1] = n
-        return NormalizedView(text=s, pos=pos)
-
-    view_a = view(keep)
+    """Build the normalized views of a canonical text with their offset maps (a few ms per MB)."""
+    folded, source = _fold(text)
+    joins = _linebreak_hyphens(folded) if "-" in folded else []
+    if source is None and not joins:  # the usual case: only whitespace runs change the offsets
+        return Normalized(a=_collapsed(folded, end=len(text)), b=None)
+    # whitespace runs: each keeps its first character; a run after a line-break hyphen is dropped whole
+    dropped = {m.start() + 1: m.end() for m in _WS_TWO_OR_MORE.finditer(folded)}
+    for _h, a, b in joins:
+        dropped.pop(a + 1, None)
+        dropped[a] = b
+    view_a = _view(text, folded, source, dropped)
     view_b = None
     if joins:
-        keep_b = keep.copy()
-        for h, _a, _b in joins:
-            keep_b[h] = False
-        view_b = view(keep_b)
+        for h, a, _b in joins:  # the hyphen goes with the break
+            dropped[h] = dropped.pop(a)
+        view_b = _view(text, folded, source, dropped)
     return Normalized(a=view_a, b=view_b)
 
 
-__all__ = ["FOLDS", "Normalized", "NormalizedView", "normalize_quote", "normalize_quotes", "normalize_text"]
+_WS_TWO_OR_MORE = re.compile(r"[ \n]{2,}")
+_SPACE_RUN = re.compile(r"(  +)")
+
+
+def _fold(text: str) -> tuple[str, list[tuple[int, int, int]] | None]:
+    """The text through the fold table, and — when characters were dropped or expanded — where each run of
+    it came from: `(folded start, canonical start, step)`, step 0 for the letters of a ligature. None: the
+    folded text has the canonical text's offsets."""
+    resized = False
+    found = _CHANGED_CHAR.search(text)
+    while found is not None:
+        ch = found.group()
+        if ch in _RESIZED:
+            resized = True
+        else:
+            text = text.replace(ch, FOLDS[ch])  # every occurrence: the next one found is another character
+        found = _CHANGED_CHAR.search(text, found.start() + 1)
+    if not resized:
+        return text, None
+    parts: list[str] = []
+    runs: list[tuple[int, int, int]] = []
+    at, out = 0, 0  # canonical position, folded position
+    for i in (m.start() for m in _RESIZED_CHAR.finditer(text)):
+        if i > at:
+            parts.append(text[at:i])
+            runs.append((out, at, 1))
+            out += i - at
+        rep = _RESIZED[text[i]]
+        if rep:
+            parts.append(rep)
+            runs.append((out, i, 0))
+            out += len(rep)
+        at = i + 1
+    if at < len(text):
+        parts.append(text[at:])
+        runs.append((out, at, 1))
+    return "".join(parts), runs
+
+
+def _collapsed(folded: str, *, end: int) -> NormalizedView:
+    """The view of a folded text with the canonical text's offsets and no line-break hyphen: line breaks
+    as spaces, each whitespace run as its first character."""
+    parts = _SPACE_RUN.split(folded.replace("\n", " "))  # words, run, words, run, …, words
+    words = parts[0::2]
+    origins = list(accumulate(map(len, parts), initial=0))[0::2]  # where each piece starts
+    starts = list(accumulate(map(len, words), initial=0))  # …in the view, before counting the spaces
+    starts = list(map(add, starts, range(len(words))))[
+        : len(words)
+    ]  # one space after each piece but the last
+    view = " ".join(words)
+    return NormalizedView(
+        text=view, pos=OffsetMap(starts, origins[: len(words)], None, length=len(view), end=end)
+    )
+
+
+def _view(
+    text: str, folded: str, source: list[tuple[int, int, int]] | None, dropped: dict[int, int]
+) -> NormalizedView:
+    """`folded` without the `dropped` ranges (start → end), line breaks as spaces, with its offset map."""
+    pieces: list[str] = []
+    kept: list[tuple[int, int]] = []  # (folded start, view start) of each kept piece
+    at = out = 0
+    for start in sorted(dropped):
+        if start > at:
+            pieces.append(folded[at:start])
+            kept.append((at, out))
+            out += start - at
+        at = max(at, dropped[start])
+    if at < len(folded):
+        pieces.append(folded[at:])
+        kept.append((at, out))
+        out += len(folded) - at
+    view = "".join(pieces).replace("\n", " ")
+    if source is None:
+        starts = [v for _f, v in kept]
+        origins = [f for f, _v in kept]
+        return NormalizedView(
+            text=view, pos=OffsetMap(starts, origins, None, length=len(view), end=len(text))
+        )
+    # through the fold's own runs: a kept piece may cross several of them
+    starts, origins, steps = [], [], []
+    run_starts = [r[0] for r in source]
+    for (f, v), piece in zip(kept, pieces, strict=True):
+        f_end = f + len(piece)
+        k = bisect_right(run_starts, f) - 1
+        while f < f_end:
+            run_start, origin, step = source[k]
+            run_end = source[k + 1][0] if k + 1 < len(source) else len(folded)
+            starts.append(v)
+            origins.append(origin + (f - run_start) * step)
+            steps.append(step)
+            take = min(run_end, f_end) - f
+            f, v, k = f + take, v + take, k + 1
+    return NormalizedView(text=view, pos=OffsetMap(starts, origins, steps, length=len(view), end=len(text)))
+
+
+__all__ = [
+    "FOLDS",
+    "Normalized",
+    "NormalizedView",
+    "OffsetMap",
+    "normalize_quote",
+    "normalize_quotes",
+    "normalize_text",
+]
