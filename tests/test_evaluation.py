@@ -82,3 +82,24 @@ def test_eval_clauses_skip_measures_a_later_range(shared_data: Path) -> None:
     assert result.exit_code == 0, result.output
     clauses = json.loads(result.stdout)["clauses"]
     assert clauses["contracts"] == 1 and clauses["skipped"] == 3
+
+
+def test_eval_clauses_where_asked_leaves_out_only_rules_the_contract_type_is_not_asked(
+    shared_data: Path,
+) -> None:
+    """The `where_asked` figures are the fused review's without the decisions whose mapped rule does not
+    apply to the contract's type: every other decision is the same, and the ones left out are counted."""
+    from citationgate.evaluation.clause_eval import CUAD_MAP, evaluate_clauses
+    from playbooks import load_playbook
+
+    typed = {c.id for c in load_playbook("msa-customer").clauses if c.applies_to}
+    r = evaluate_clauses(shared_data, limit=4)
+    where, every = r["where_asked"], r["categories"]
+    left_out = 0
+    for category, whens in CUAD_MAP.items():
+        a, b = every[category], where["categories"][category]
+        if not {w.rule for w in whens} & typed:
+            assert a == b, category
+        assert b["expert_present"] <= a["expert_present"]
+        left_out += a["expert_present"] - b["expert_present"]
+    assert left_out == where["not_asked"]["expert_present"]

@@ -22,7 +22,12 @@ category by at least half of the shorter of the two (a ~450-character passage ra
 a one-sentence span, yet it is the right place to read).
 
 Three modes (`MODES`): the rules alone, the learned locator alone, and the two fused as the review ships.
-Macro figures are over the 25 clause types of `CUAD_MAP` (`CLAUSE_CATEGORIES`).
+Macro figures are over the 25 clause types of `CUAD_MAP` (`CLAUSE_CATEGORIES`). **Where asked**
+(`where_asked`, the fused review's figures again): the same, leaving out each decision whose mapped rule
+the playbook does not apply to the contract's type (`applies_to`: it asks who owns the deliverables, or for
+data return and transition help, of services-like contracts only, while CUAD marks IP assignment and
+post-termination obligations in every contract); `not_asked` counts the decisions left out, and how many of
+them the experts mark.
 """
 
 from __future__ import annotations
@@ -260,6 +265,10 @@ def evaluate_clauses(
     rule_category = categories_of(playbook)
     fold_of, fold_models = _fold_locators(cv_dir) if cv_dir is not None else ({}, {})
     tallies = {m: _Tally(list(mapping)) for m in modes}
+    asked = _Tally(list(mapping))  # the main mode's decisions where the playbook asks the question
+    applies_to = {c.id: c.applies_to for c in playbook.clauses}
+    not_asked = {"decisions": 0, "expert_present": 0}
+    main_mode = "fused" if "fused" in modes else modes[-1]
     contracts = 0
     seconds = 0.0
     errors: list[dict[str, str]] = []
@@ -272,6 +281,7 @@ def evaluate_clauses(
             locator = fold_models[fold_of[rec.id]] if fold_models else load_locator()
             document: Document = load_document(rec.text_path)
             found: dict[str, list[Finding] | Scan] = {}
+            kind: str | None = None  # the contract's type, as the review classified it
             for mode in modes:
                 t0 = time.perf_counter()
                 if mode == "locator":
@@ -279,6 +289,8 @@ def evaluate_clauses(
                     continue
                 result = review(document, playbook, locator=locator if mode == "fused" else False)
                 found[mode] = list(result.findings)
+                ct = result.contract_type
+                kind = ct.type if ct is not None and ct.type != "other" else kind
                 if mode == modes[-1] or mode == "fused":
                     seconds += time.perf_counter() - t0
         except Exception as exc:  # an evaluation reports every failure and goes on
@@ -303,24 +315,36 @@ def evaluate_clauses(
                             ours.extend(spans)
                     absent = not present and _absent(got, {w.rule for w in whens})
                     unconfirmed = any(_present(got, w, unconfirmed=True) is not None for w in whens)
-                tallies[mode].add(
-                    category,
-                    present=present,
-                    absent=absent,
-                    ours=ours,
-                    expert=expert,
-                    expert_present=not cat["is_impossible"],
-                    unconfirmed=unconfirmed,
-                )
+                targets = [tallies[mode]]
+                if (
+                    mode == main_mode
+                    and kind is not None
+                    and any(applies_to.get(w.rule) and kind not in applies_to[w.rule] for w in whens)
+                ):
+                    not_asked["decisions"] += 1
+                    not_asked["expert_present"] += int(not cat["is_impossible"])
+                elif mode == main_mode:
+                    targets.append(asked)
+                for t in targets:
+                    t.add(
+                        category,
+                        present=present,
+                        absent=absent,
+                        ours=ours,
+                        expert=expert,
+                        expert_present=not cat["is_impossible"],
+                        unconfirmed=unconfirmed,
+                    )
         if progress:
             progress(1)
     by_mode = {m: t.report(mapping) | {"contracts": contracts} for m, t in tallies.items()}
-    main = by_mode["fused"] if "fused" in by_mode else by_mode[modes[-1]]
+    main = by_mode[main_mode]
     overall = main["overall"] | {"contracts": contracts, "skipped": skip, "errors": len(errors)}
     return {
         "categories": main["categories"],
         "overall": overall,
         "macro": main["macro"],
+        "where_asked": asked.report(mapping) | {"not_asked": not_asked},
         "modes": by_mode,
         "locator": {
             "version": (next(iter(fold_models.values())).version if fold_models else load_locator().version),

@@ -347,6 +347,14 @@ def _mode_lines(c: dict[str, Any], *, markdown: bool) -> Iterator[str]:
             f"precision {_pct(mac['precision'])}, recall {_pct(mac['recall'])}, "
             f"cited overlap {_pct(mac['cited_overlap'])}"
         )
+    where = c.get("where_asked")
+    if where:
+        mac, n = where["macro"], where["not_asked"]
+        yield (
+            f"- fused, where the playbook asks (leaving out {n['decisions']} decisions whose rule does not "
+            f"apply to the contract's type, {n['expert_present']} of them marked by the experts): macro F1 "
+            f"{_pct(mac['f1'])}, precision {_pct(mac['precision'])}, recall {_pct(mac['recall'])}"
+        )
     yield ""
     names = list(modes)
     if markdown:
