@@ -9,8 +9,9 @@ prints (Markdown, for docs/locator.md):
 
 1. where the three disagree and whom the experts side with (rules present / locator not, and the reverse);
 2. every wrong fused decision by its cause: no finding because the rule does not apply to the contract's
-   type (`applies_to`), nothing located (the locator seeing it or not), located but the mapped value not
-   read, reported missing; and present where the experts say absent: located by the rules with the locator
+   type (`applies_to`), present but unconfirmed (a weakly grounded finding the locator reads nowhere: not
+   counted present), nothing located (the locator seeing it or not), located but the mapped value not read,
+   reported missing; and present where the experts say absent: located by the rules with the locator
    disagreeing or agreeing, a hint-only "may be one" finding, or the locator's own pick.
 
 `--save F` writes the per-contract rows as JSON lines. Slow (two reviews per contract): keep to a range.
@@ -42,6 +43,7 @@ from playbooks.locator import categories_of
 
 CAUSES = (
     "FN rule not for this type",
+    "FN present, unconfirmed",
     "FN nothing located, locator sees it",
     "FN nothing located, locator does not",
     "FN located, value not read",
@@ -81,6 +83,9 @@ def _rows(data: Path, cv_dir: Path, skip: int, limit: int) -> list[dict[str, Any
                 mine = [f for f in fs if f.proposal.rule in rules]
                 row[mode] = present
                 if mode == "fused":
+                    row["unconfirmed"] = not present and any(
+                        _present(fs, w, unconfirmed=True) is not None for w in whens
+                    )
                     row["findings"] = len(mine)
                     row["missing"] = not present and _absent(fs, rules)
                     row["via"] = sorted(
@@ -99,18 +104,20 @@ def _rows(data: Path, cv_dir: Path, skip: int, limit: int) -> list[dict[str, Any
 
 def _cause(r: dict[str, Any]) -> str | None:
     if r["expert"] and not r["fused"]:
+        if r.get("unconfirmed"):
+            return CAUSES[1]
         if not r["findings"]:
             if r["typed"]:
                 return CAUSES[0]
-            return CAUSES[1] if r["locator"] else CAUSES[2]
-        return CAUSES[4] if r["missing"] else CAUSES[3]
+            return CAUSES[2] if r["locator"] else CAUSES[3]
+        return CAUSES[5] if r["missing"] else CAUSES[4]
     if r["fused"] and not r["expert"]:
         via = set(r["via"])
         if "locator" in via:
-            return CAUSES[8]
+            return CAUSES[9]
         if via & {"pattern", "heading"}:
-            return CAUSES[6] if r["locator"] else CAUSES[5]
-        return CAUSES[7]
+            return CAUSES[7] if r["locator"] else CAUSES[6]
+        return CAUSES[8]
     return None
 
 
