@@ -186,7 +186,9 @@ def _run_clause(
         return _absent(ctx, clause, base, considered=(other_at, why)), {}, None
     outcome, pos, reason, used = _judge(clause, values)
     judged_by = _position_fields(clause)
-    if outcome == "needs_review" and judged_by and not _reads(values, list(values)):
+    # a value read elsewhere in the contract (a field read `anywhere`) says nothing of the located passage
+    local = {k: v for k, v in values.items() if region.start <= v.scope[0] < region.end}
+    if outcome == "needs_review" and judged_by and not _reads(local, list(local)):
         # the passage located states none of the values the clause is judged by: is it the clause at all?
         moved = _relocate(ctx, clause, region, judged_by)
         if moved is not None:
