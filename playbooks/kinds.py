@@ -83,7 +83,20 @@ _SURVIVAL = re.compile(
 #: "during the Term and for one (1) year thereafter": how long something outlasts the term, not the term
 _AFTER_TERM_AFTER = re.compile(
     r"\s*\)?\s*(?:after|following|from|beyond|subsequent\s+to)\s+(?:the\s+|any\s+|such\s+|its\s+)?(?:\w+\s+){0,2}?"
+    # "from the effective date of termination", "after the date of such expiry"
+    r"(?:(?:date|time)\s+of\s+(?:the\s+|such\s+|any\s+|its\s+)?(?:\w+\s+)?)?"
     r"(?:termination|expiration|expiry|cessation)\b",
+    re.IGNORECASE,
+)
+#: a sentence that opens on the end of the agreement — "After early termination of this Agreement … and for
+#: a period of eighteen (18) months thereafter, Licensee may sell", "In the event this Agreement is
+#: terminated, … for six (6) months": what happens once the term is over, so its periods are not the term
+_AFTER_TERM_OPENING = re.compile(
+    r"^\W{0,3}(?:\(?[a-z0-9]{1,4}[.)]\s*)?(?:(?:after|following|upon|on|from\s+and\s+after|subsequent\s+to"
+    r"|in\s+the\s+event\s+of|in\s+case\s+of)\s+(?:the\s+|any\s+|such\s+|an?\s+|its\s+)?"
+    r"(?:(?:early|expiration\s+or|termination\s+or|final)\s+)?(?:termination|expiration|expiry|cessation)\b"
+    r"|(?:in\s+the\s+event|if|when|once|in\s+case)\s+(?:that\s+)?(?:this|the)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:agreement|contract)\s+(?:is\s+|has\s+been\s+|shall\s+be\s+)?(?:terminated|expires|expired|ends)\b)",
     re.IGNORECASE,
 )
 _AFTER_TERM_BEFORE = re.compile(
@@ -121,6 +134,11 @@ _RENEWAL_CADENCE = re.compile(
 _RENEWAL_BEFORE = re.compile(
     r"\b(?:successive|additional|further|consecutive|subsequent|renewal|renew\w*|extend\w*|extension|another)"
     r"\s+(?:(?:term|period)s?\s+of\s+)?(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+#: "for any one (1) year renewal term", "a two-year extension period": the length of a renewal, named after it
+_RENEWAL_AFTER = re.compile(
+    r"\s*\)?\s*(?:automatic\s+)?(?:renewal|extension|successive|additional|extended)\s+(?:term|period)s?\b",
     re.IGNORECASE,
 )
 _ON_RECEIPT = re.compile(
@@ -207,8 +225,10 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             h
             for h in kept
             if not _RENEWAL_BEFORE.search(seg[max(0, h.start - base - 50) : h.start - base])
+            and not _RENEWAL_AFTER.match(seg, h.end - base)
             and not _SURVIVAL.search(_sentence(seg, h.start - base, h.end - base))
             and not _after_term(seg, h.start - base, h.end - base)
+            and not _measures_something_else(seg, h.start - base)
         ]
     if kind in ("period", "term"):
         # "from year to year" is how a term renews, not how long the initial term lasts
@@ -223,9 +243,81 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
 
 def _after_term(seg: str, start: int, end: int) -> bool:
     """Does the period at `seg[start:end]` run after the term ends (not the term itself)?"""
-    return bool(
-        _AFTER_TERM_AFTER.match(seg, end) or _AFTER_TERM_BEFORE.search(seg[max(0, start - 80) : start])
-    )
+    if _AFTER_TERM_AFTER.match(seg, end) or _AFTER_TERM_BEFORE.search(seg[max(0, start - 80) : start]):
+        return True
+    a = _sentence_start(seg, start)
+    return bool(_AFTER_TERM_OPENING.match(seg[a:start]))
+
+
+#: the verb that gives a period to its subject, just before the period: "The prices remain valid for the
+#: first", "the warranty shall be for a period of", "Licensee's rights shall continue for", "shall have a
+#: duration of"
+_MEASURED_BY = re.compile(
+    r"(?:\s+(?:shall|will|must|may|would|do|does|is\s+to|are\s+to))?(?:\s+not)?(?:\s+(?:also|only|thereafter))?"
+    r"\s+(?:be|is|are|remain|remains|continue|continues|last|lasts|run|runs|have|has|stay|stays|hold|holds|apply"
+    r"|applies|extend|extends)\b"
+    r"(?:\s+(?:valid|fixed|firm|effective|binding|unchanged|open|available|exclusive|in\s+place|in\s+(?:full\s+)?"
+    r"(?:force|effect)(?:\s+and\s+effect)?))?(?:\s+(?:and|or)\s+(?:\w+\s+){0,3}?)?"
+    r"\s*,?\s*(?:for|during|until|through)?\s*(?:(?:a|an|the)\s+(?:initial\s+)?(?:duration|term|period|time)\s+of\s+)?"
+    r"(?:the\s+(?:first|initial|next)\s+)?(?:at\s+least\s+|not\s+less\s+than\s+)?$",
+    re.IGNORECASE,
+)
+#: a subject whose period is the agreement's own duration: the agreement (by any of its names), its term, the
+#: licence it grants, "it"
+_AGREEMENT_SUBJECT = re.compile(
+    r"(?:agreements?|contract|term|terms|period|duration|lease|licen[cs]e|arrangement|appointment|engagement"
+    r"|employment|relationship|memorandum|mou|addendum|amendment|deed|it|this|which|that)",
+    re.IGNORECASE,
+)
+#: where a subject starts: after a clause boundary or a conjunction ("…, unless the parties agree otherwise,")
+_CLAUSE_BOUNDARY = re.compile(r"[,;:()]|\b(?:and|or|but|that|which|if|when|unless|then|thereafter)\b", re.I)
+_SUBJECT_DETERMINER = re.compile(
+    r"\b(?:the|this|these|such|each|any|all|its|their|his|her|our|your|said|every|no)\s+", re.IGNORECASE
+)
+#: a noun phrase's head comes before what qualifies it: "the licence granted by X to Y", "the Party in
+#: default"
+_QUALIFIERS = r"of|in|granted|hereunder|herein|under|by|to|for|from|with|set|as|on|at|between|pursuant"
+_POST_MODIFIER = re.compile(rf"\s(?:{_QUALIFIERS})\b", re.I)
+_QUALIFIER_BEFORE = re.compile(rf"\b(?:{_QUALIFIERS})\s+$", re.I)
+
+
+def _subject_head(before_verb: str) -> str | None:
+    """The head word of the subject that ends `before_verb` ("The prices" → prices, "the licence granted by
+    X to Y" → licence), or None where the subject is left out ("… and shall have") or not found."""
+    t = re.sub(r"\s*\([^()]{0,80}\)\s*$", "", before_verb).rstrip()
+    bounds = list(_CLAUSE_BOUNDARY.finditer(t))
+    a = bounds[-1].end() if bounds else 0
+    np = t[a:]
+    # the subject opens on its own determiner, not on one inside a qualifier ("term of the Cooperation")
+    dets = [d for d in _SUBJECT_DETERMINER.finditer(np) if not _QUALIFIER_BEFORE.search(np[: d.start()])]
+    if dets:
+        np = np[dets[-1].start() :]
+    cut = _POST_MODIFIER.search(np)
+    if cut is not None:
+        np = np[: cut.start()]
+    words = re.findall(r"[\w'’-]+", np)
+    if not words:
+        return None
+    head = re.sub(r"['’]s?$", "", words[-1])
+    return head or None
+
+
+def _measures_something_else(seg: str, start: int) -> bool:
+    """Is the period at `seg[start:]` given, by the verb just before it, to a subject that is not the
+    agreement or its term ("The prices remain valid for the first 12 months", "the warranty shall be for a
+    period of one year")? A subject left out ("… and shall have a duration of two years") or not found
+    does not count against the period."""
+    a = _sentence_start(seg, start)
+    before = seg[a:start]
+    m = _MEASURED_BY.search(before)
+    if m is None:
+        return False
+    head = _subject_head(before[: m.start()])
+    return head is not None and not _AGREEMENT_SUBJECT.fullmatch(head)
+
+
+def _sentence_start(seg: str, pos: int) -> int:
+    return max((m.end() for m in _SENTENCE_BREAK.finditer(seg, 0, pos)), default=0)
 
 
 def _sentence(seg: str, start: int, end: int) -> str:
@@ -263,8 +355,27 @@ _SUPERSEDED = re.compile(
 )
 
 
+#: a document that is never this agreement, dated — "confirmed by letter dated", "the Phase 2 Report dated",
+#: "the Supplier's proposal dated", "Purchase Order No. 17 dated": its date is its own, with or without a
+#: determiner before it
+_OTHER_PAPER = re.compile(
+    r"\b(?:letters?|documents?|reports?|proposals?|offers?|quotations?|quotes?|tenders?|bids?|invoices?|notices?"
+    r"|memorand(?:um|a)|minutes|specifications?|statements?\s+of\s+work|(?:purchase\s+)?orders?|certificates?"
+    r"|resolutions?|policy|policies|e-?mails?|faxes|telefax|correspondence|submissions?|studies|study|budgets?"
+    r"|plans?|schedules?|exhibits?|annex(?:es)?|appendi(?:x|ces)|term\s+sheets?|letters?\s+of\s+intent|patents?"
+    r"|applications?|registrations?|filings?|judg(?:e)?ments?|awards?|decisions?|deeds?|instruments?)"
+    r"(?:\s+(?:no\.?|number|ref\.?|reference)\s*[\w./-]+)?(?:\s*\([^()]{0,80}\))?\s*,?\s+"
+    r"(?:originally\s+)?(?:dated|issued|sent|signed|submitted)\s+(?:(?:as\s+of|on|effective)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_THIS_PAPER = re.compile(r"\b(?:this|these)\s+(?:[\w&'’-]+\s+){0,4}$", re.IGNORECASE)
+
+
 def _of_another_document(before: str) -> bool:
     if _SUPERSEDED.search(before):
+        return True
+    paper = _OTHER_PAPER.search(before)
+    if paper is not None and not _THIS_PAPER.search(before[: paper.start()]):
         return True
     # the noun phrase nearest the date decides: "this Agreement to the contrary, the letter agreement dated"
     for d in reversed(list(_DETERMINER.finditer(before))):

@@ -343,7 +343,10 @@ def _closest(hits: Sequence[Hit], cues: Sequence[re.Pattern[str]], seg: str, bas
     spans = [(base + m.start(), base + m.end()) for rx in cues for m in rx.finditer(seg)]
     if not spans:
         return hits[0]
-    triggers = [base + m.start() for m in _EXCEPT.finditer(seg)]
+    # an exception is one to a rule stated before it: where the words before the proviso carry no cue of the
+    # rule, the proviso states the rule itself ("… an initial term of three (3) years; provided, however, that
+    # it shall renew automatically for successive one (1) year terms" is a renewal of one year)
+    triggers = [t for t in (base + m.start() for m in _EXCEPT.finditer(seg)) if any(b <= t for _, b in spans)]
 
     def excepted(h: Hit) -> bool:
         return any(h.start > t and any(o.end <= t for o in hits) for t in triggers)

@@ -1,0 +1,252 @@
+"""A value belongs to the clause whose subject it measures (the fifth wave's classes of values read from the
+wrong clause, found by independent auditors reading real reviews).
+
+A period that measures something other than the agreement's duration — a sell-off after termination, how
+long prices hold, a covenant that runs from termination — is not the term; a date that dates another paper
+is not the agreement's date; a renewal stated inside a proviso is the renewal; fees payable in advance are
+stated wherever the contract states them. Every snippet here was written for this file; none is copied from
+a contract, and the names are invented.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.extract import find_dates, find_durations
+from playbooks.kinds import dates_of_kind, durations_of_kind
+from playbooks.library import document_from_text
+
+PREAMBLE = (
+    "SERVICES AGREEMENT\n\nThis Agreement is made on May 2, 2016 between Quillon Works Ltd. "
+    '("Supplier") and Marrow Fen LLC ("Customer").\n\n'
+)
+
+
+def _extracted(text: str, rule: str) -> dict[str, object]:
+    result = review(document_from_text(PREAMBLE + text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == rule)
+    return {k: v["value"] for k, v in (f.proposal.details.get("extracted") or {}).items()}
+
+
+def _terms(text: str) -> list[float]:
+    hits = find_durations(text, unit="months")
+    return [h.value for h in durations_of_kind(hits, text, 0, "term", "months")]
+
+
+def _start_dates(text: str) -> list[str]:
+    return [h.value for h in dates_of_kind(find_dates(text), text, 0, "start")]
+
+
+# ----------------------------------------------------------------------------- a period of something else
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The tariffs remain valid for the first 12 months.",
+        "The Brindle warranty shall be for a period of twelve (12) months.",
+        "Licensee's stocking rights shall continue for two (2) years.",
+        "The quoted rates are fixed for eighteen (18) months.",
+    ],
+)
+def test_a_period_given_to_another_subject_is_not_the_term(text: str) -> None:
+    """The verb gives the period to its subject: prices, a warranty, a party's rights — not the agreement."""
+    assert _terms(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("It shall be effective on 3 March 2010 and shall have a duration of two years.", 24),
+        ("This Agreement (with its Annexes) shall remain in full force and effect for five (5) years.", 60),
+        ("This Licence shall remain in effect for ten (10) years.", 120),
+        ("The Initial Term is three (3) years.", 36),
+        ("This Quillon Services contract shall last 2 years.", 24),
+        ("This Agreement is effective on signature, and term of the Cooperation will be four years.", 48),
+        ("Subject to the terms hereof the Term shall be 3 years.", 36),
+        (
+            "Subject to earlier termination, the exclusive licence granted by Quillon to Marrow shall be for "
+            "an initial period of 36 months.",
+            36,
+        ),
+        (
+            "This Agreement shall start on the Effective Date and, unless the parties agree otherwise, shall "
+            "continue for four (4) years.",
+            48,
+        ),
+    ],
+)
+def test_a_period_given_to_the_agreement_or_its_term_is_the_term(text: str, months: int) -> None:
+    assert _terms(text) == [months]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After early termination of this Agreement (other than for breach by Marrow) and continuing for a "
+        "period of eighteen (18) months thereafter, Marrow may sell its remaining stock of Widgets.",
+        "In the event this Agreement is terminated under clause 9, the defaulting Party shall not offer "
+        "similar services for a period of six (6) months.",
+        "Upon expiration of this Agreement, Supplier shall keep spare parts for three (3) years.",
+        "The defaulting Party shall not compete for a period of six (6) months from the effective date of "
+        "termination.",
+    ],
+)
+def test_a_period_in_a_sentence_about_after_the_end_is_not_the_term(text: str) -> None:
+    assert _terms(text) == []
+    assert _terms("The term of this Agreement is two (2) years. " + text) == [24]
+
+
+def test_the_term_beside_a_price_validity_sentence_is_the_duration_sentence() -> None:
+    """Review level: the term clause states a duration; the next sentence says how long prices hold."""
+    text = (
+        "7. Term and termination\n\n"
+        "It shall be effective on 3 March 2010 and shall have a duration of two years.\n\n"
+        "The tariffs remain valid for the first 12 months.\n\n"
+        "After this period, Supplier may adjust the tariffs annually.\n"
+    )
+    assert _extracted(text, "expiration_date").get("term_months") == 24
+
+
+def test_a_sell_off_after_termination_is_not_read_as_the_term() -> None:
+    text = (
+        "4. Term. The Initial Term shall end on the date the last Milestone Payment falls due.\n\n"
+        "4.3 Transition. After early termination of this Agreement and continuing for a period of eighteen "
+        "(18) months thereafter, Customer may sell any Widget in its inventory.\n"
+    )
+    assert _extracted(text, "expiration_date").get("term_months") is None
+
+
+def test_an_agreement_that_continues_indefinitely_runs_until_terminated() -> None:
+    text = (
+        "2. Term. This Agreement shall be effective from the date first above written and shall continue "
+        "indefinitely until terminated by either Party.\n\n"
+        "12. Restraint. The Party in default shall not compete for a period of six (6) months from the "
+        "effective date of termination.\n"
+    )
+    values = _extracted(text, "expiration_date")
+    assert values.get("until_terminated") is True
+    assert values.get("term_months") is None
+
+
+# ----------------------------------------------------------------------------- another paper's date
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the network was upgraded as in the Stage 2 Document dated 12th December 2003 entitled Costs.",
+        "Supplier confirmed by letter dated November 30, 2007 that it accepts.",
+        "the goods listed in Purchase Order No. 4471 dated January 5, 2010.",
+        "as described in the Supplier's proposal dated 4 July 2012.",
+    ],
+)
+def test_a_date_that_dates_another_paper_is_not_the_agreements(text: str) -> None:
+    assert _start_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("This Statement of Work dated as of March 3, 2011 is entered into by", "2011-03-03"),
+        ("MAINTENANCE AGREEMENT dated as of June 1, 2005 between", "2005-06-01"),
+        ("This Agreement is dated 10 October 2000.", "2000-10-10"),
+    ],
+)
+def test_this_papers_own_date_is_still_its_date(text: str, value: str) -> None:
+    assert _start_dates(text) == [value]
+
+
+def test_a_recital_of_another_papers_date_does_not_date_the_agreement() -> None:
+    text = (
+        "MAINTENANCE AGREEMENT\n\nThis Agreement is made between Quillon Works Ltd. and Marrow Fen LLC.\n\n"
+        "1. Background. Marrow Fen confirmed by letter dated November 30, 2007 that it accepts the offer.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
+    assert (f.proposal.details.get("extracted") or {}).get("date") is None
+
+
+# ----------------------------------------------------------------------------- a renewal in a proviso
+
+
+@pytest.mark.parametrize(
+    ("term", "months"),
+    [
+        (
+            "The initial term of this Agreement is five (5) years from the Effective Date; provided, "
+            "however, that this Agreement shall automatically renew for successive one (1) year terms "
+            "unless either party gives ninety (90) days' notice.",
+            12,
+        ),
+        (
+            "The Initial Term shall be four (4) years; provided, however, the Initial Term shall be "
+            "subject to automatic successive renewal terms of two (2) years each.",
+            24,
+        ),
+    ],
+)
+def test_a_renewal_stated_in_a_proviso_is_the_renewal(term: str, months: int) -> None:
+    values = _extracted("2. Term. " + term + "\n", "auto_renewal")
+    assert values["renewal_months"] == months
+    assert values["renews_automatically"] is True
+
+
+def test_a_proviso_after_a_rule_is_still_its_exception() -> None:
+    text = (
+        "2. Term. This Agreement shall expire on December 31, 2019; provided, however, that the licences "
+        "granted for the Pilot Widgets shall continue in effect until March 31, 2021.\n"
+    )
+    assert _extracted(text, "expiration_date")["expires_on"] == "2019-12-31"
+
+
+def test_a_renewal_term_named_after_its_length_is_not_the_initial_term() -> None:
+    text = (
+        "This Agreement shall be effective until the date that is two (2) years after the date of this "
+        "Agreement; provided, however, that the parties may agree a quota for any one (1) year renewal term."
+    )
+    assert _terms(text) == [24]
+
+
+# ----------------------------------------------------------------------------- fees payable in advance
+
+
+def test_fees_payable_in_advance_elsewhere_are_not_no_wording_found() -> None:
+    text = (
+        "6. Prices. The total price is listed in chapter 6. Support fees are payable semi-annually in "
+        "advance.\n\n"
+        "6.3 Invoicing. All payments under this contract shall be due and payable 30 days after the invoice "
+        "date.\n"
+    )
+    values = _extracted(text, "payment")
+    assert values["payment_days"] == 30
+    assert values["upfront"] is True
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "Customer shall pay travel expenses approved in advance.",
+        "If the Widgets are withdrawn, Supplier shall refund any Charges paid in advance for them.",
+    ],
+)
+def test_expenses_approved_in_advance_or_a_refund_are_not_an_upfront_payment(other: str) -> None:
+    text = (
+        "6. Payment. Customer shall pay each invoice within thirty (30) days of receipt.\n\n9. Other. "
+        + other
+    )
+    assert _extracted(text + "\n", "payment")["upfront"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("This Agreement shall continue for ten (10) Contract Years, unless terminated earlier.", 120),
+        ("This Agreement shall remain in force for five (5) full years.", 60),
+    ],
+)
+def test_a_year_qualified_by_the_contracts_own_word_is_a_year(text: str, months: int) -> None:
+    assert _terms(text) == [months]
+    assert _extracted("2. Term. " + text + "\n", "expiration_date")["term_months"] == months
