@@ -166,3 +166,16 @@ def test_errors(msa: Path, args: list[str], code: int, message: str) -> None:
     assert result.exit_code == code
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_the_note_says_keywords_alone_only_when_they_are(msa: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With meaning-based ranking off the note says keywords alone; in the default install the clause-type
+    ranking reads the question, so no such note (stdout stays the results either way)."""
+    off = runner.invoke(app, ["ask", str(msa), "can they put the price up?", "--format", "json"])
+    assert off.exit_code == 0 and "keywords alone" in off.stderr
+    monkeypatch.delenv("CITATIONGATE_NO_SEMANTIC")
+    on = runner.invoke(app, ["ask", str(msa), "can they put the price up?", "--format", "json"])
+    assert on.exit_code == 0, on.output
+    assert "keywords alone" not in on.stderr
+    why = json.loads(on.stdout)["results"][0]["why"]
+    assert any(w.startswith("ranked by: reciprocal rank fusion of keywords") for w in why)

@@ -83,7 +83,7 @@ def ask(
             raise WithheldError(f"{doc.name}: withheld ({why}); nothing is searched in it")
         documents = [doc]
     retriever = ClauseRetriever(documents, prefixes=prefixes)
-    if retriever.semantic is None:
+    if retriever.semantic is None and retriever.clause_types is None:
         info("note: meaning-based ranking unavailable (pip install 'citationgate[semantic]'); keywords alone")
     hits = retriever.search(question, top=top)
 
