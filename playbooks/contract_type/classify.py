@@ -12,7 +12,11 @@ __all__ = ["TYPES", "ContractType", "classify"]
 # untitled contract. The order is the order of preference when a title names two ("Development and
 # Hosting Agreement" is hosting; "License and Maintenance" is a licence).
 _PROFILE: Mapping[str, tuple[str, str]] = {
-    "nda": (r"non-?disclosure|confidentiality\s+agreement|secrecy", r"confidential\s+information"),
+    "nda": (
+        r"non[\s\-]?disclosure|nondisclosure|confidential(?:ity)?\s+(?:disclosure\s+)?(?:agreement|deed|undertaking"
+        r"|statement|contract)|secrecy|non-?use\s+agreement",
+        r"confidential\s+information|\bevaluation\s+material\b",
+    ),
     "employment": (
         r"employment|executive\s+agreement|offer\s+letter",
         r"\bemployee\b|\bemployment\b|\bsalary\b|\bvacation\b|\bbenefits?\s+plans?\b",
@@ -34,7 +38,7 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
         r"\btransport\w*\b|\bshipper\b",
     ),
     "supply": (
-        r"supply|manufactur\w+|purchase|procurement|sales?\s+agreement|offtake",
+        r"supply|supplier|manufactur\w+|purchase|procurement|sales?\s+agreement|offtake",
         r"\bpurchase\s+orders?\b|\bproducts?\b|\bshipment\b",
     ),
     "license": (r"licen[cs]e|licensing", r"\blicensee\b|\blicensor\b|\broyalt\w+"),
@@ -56,7 +60,24 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
 }
 TYPES: tuple[str, ...] = (*_PROFILE, "other")
 _TITLE = re.compile(
-    r"\b([A-Z][A-Z&,/\- ]{3,}(?:AGREEMENT|CONTRACT))\b|\b((?:[A-Z][a-z]+\s+){1,5}Agreement)\b"
+    # (a title may wrap onto a second line, once: "NON-DISCLOSURE / CONFIDENTIALITY\nAGREEMENT")
+    r"\b([A-Z](?:[A-Z&,/\- ]|(?<!AGREEMENT)(?<!CONTRACT)\n(?!\s*\n|\s*THIS\b)){3,}(?:AGREEMENT|CONTRACT))\b"
+    r"(?!\s*(?:No\b|Number|#))"  # "Contract No.: JSXCS…" labels a number, not a title
+    r"|\b((?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?\s+){1,5}(?:Agreement|Contract))\b(?!\s*(?:No\b|Number|#))"
+    # a line that opens with a sentence-case title: "Maintenance and support contract for SICAP(R) modules"
+    r"|(?m:^[ \t]*((?:[A-Z][\w&\-]*)(?:[ \t]+(?!(?:this|the|to|shall|will|is|are|that|which|by|in|under|"
+    r"hereby|such|be|any|all|its|their|our|your)\b)[\w&\-]+){0,5}?[ \t]+(?:agreement|contract))\b)"
+    # an NDA by its other names: "CONFIDENTIALITY DEED", "Non-Disclosure Statement", "Secrecy Undertaking"
+    r"|\b((?i:(?:mutual\s+|unilateral\s+)?(?:non[\s\-]?disclosure|confidentiality|secrecy)\s+(?:deed|statement|undertaking)))\b"
+)
+# a title named after words like these is another document's: "an integral part of the original Swisscom
+# PURCHASE & LICENSE CONTRACT", "pursuant to the Services Agreement", "are parties to a Credit Agreement"
+_ANOTHER = re.compile(
+    r"(?:\b(?:pursuant\s+to|under|part\s+of|parties\s+to|party\s+to|underlying|original|existing|prior|earlier|"
+    r"previous|replac\w+|supersed\w+|in\s+accordance\s+with|defined\s+in|referred\s+to\s+in|subject\s+to|"
+    r"terms\s+of|entered\s+into\s+(?:a|an|the))\s+(?:(?:the|a|an|that|said|such)\s+)?(?:[\w!&.\-]+\s+){0,2}"
+    # a name in quotes is a defined term for a document ('referred to as the "Services Agreement"')
+    r"|(?:^|[\s(])[\"“]\s*)$"
 )
 
 
@@ -74,8 +95,12 @@ class ContractType:
 def _title(text: str) -> str:
     head = text[:3000]
     for m in _TITLE.finditer(head):
-        t = " ".join((m.group(1) or m.group(2)).split())
-        if not re.match(r"(?i)(?:this|the|such|said)\b", t) and len(t) > 9:
+        g = next(i for i in (1, 2, 3, 4) if m.group(i))
+        t = " ".join(m.group(g).split())
+        before = " ".join(head[max(0, m.start(g) - 80) : m.start(g)].split())
+        if _ANOTHER.search(before + " "):
+            continue
+        if not re.match(r"(?i)(?:this|the|such|said|an?)\b", t) and len(t) > 9:
             return t
     return ""
 
