@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from playbooks.parties.forms import labelled_parties, named_parties
+
 __all__ = ["Party", "read_parties"]
 
 # the preamble: from "between"/"BETWEEN:"/"by and among" to the recitals or the operative words
@@ -19,22 +21,97 @@ _QUOTE_OPEN = "\"“”'‘’`"
 # (the “Company”), ("HDI"), (each and both of them "Recipient"), hereinafter referred to as "Licensee",
 # hereinafter referred to as: "T-Mobile", (the Company)
 _DEFINED = re.compile(
-    r"(?:\(\s*|here(?:in)?after\s+(?:(?:referred\s+to|called|known)\s+as\s*:?\s*)?|herein\s+(?:called|referred\s+to\s+as)\s*:?\s*)"
-    r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|here(?:in)?after"
-    r"(?:\s+(?:referred\s+to|called)\s+as)?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
-    # a term starts with a capital, or in lower case with a capital or hyphen soon after ("i-on", "eBay")
-    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|[a-z](?=[a-z]{0,3}[A-Z\-]))[A-Za-z0-9.&/\- ]{0,40}?)"
-    r"\s*[\"“”'‘’`]{1,2}"
+    r"(?:\(\s*"
+    # a lead clause inside the parenthesis: (together with its successors and assigns, if any, "Lessor"),
+    # (including its Affiliates, "Customer")
+    r"(?:(?:together\s+with|including)\s+[^()\"“”;]{1,60}?,\s*)?"
+    r"|(?i:here(?:in)?after)\s+(?:(?:(?:referred\s+to|known)\s+as|called(?:\s+as)?)\s*:?\s*)?"
+    r"|herein\s+(?:called|referred\s+to\s+as)\s*:?\s*)"
+    r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|(?i:here(?:in)?after)"
+    r"(?:\s+(?:referred\s+to(?:\s+as)?|called(?:\s+as)?))?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
+    # a term starts with a capital or a digit ("2TheMart"), or in lower case with a capital or hyphen soon
+    # after ("i-on", "eBay")
+    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|\d(?=\w*[A-Za-z])|[a-z](?=[a-z]{0,3}[A-Z\-]))"
+    r"[A-Za-z0-9À-ÖØ-öø-ÿ.&/\- ]{0,40}?)"
+    # a comma inside the quotes only before another quoted name ("Servicing Agent," "you" or "your")
+    r"(?:,(?=[\"“”]\s+[\"“])|\s)*[\"“”'‘’`]{1,2}"
     r"(?:\s+or\s+(?:the\s+)?[\"“”'‘’`]{1,2}(?P<alias>[A-Z][A-Za-z0-9.&/\- ]{0,40}?)[\"“”'‘’`]{1,2})?"
     r"|(?<=as\s)(?P<bare>[A-Z][A-Z0-9.&\-]{1,30})\s*\)"
     # an English preamble's unquoted term: "(1) WPP 2005 LIMITED … (the Company) (2) JOHN ROGERS (the
     # Executive)"
-    r"|(?<=\(the\s)(?P<plain>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*\))"
+    r"|(?<=\(the\s)(?P<plain>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*\)"
+    # "(hereinafter referred to as Party A)"
+    r"|(?<=as\s)(?P<partyx>Party\s+[A-H])\b"
+    # an unquoted term in a bare parenthesis: "by Datec (PNG) LTD (Datec) to the Bank of South Pacific
+    # Limited (BSP)", "(Licensee)", "(hereinafter Sabco)" — kept only when it is a role's word or is drawn
+    # from the name before it (see `_unquoted_term`)
+    r"|(?<=[(\s])(?P<paren>[A-Z][A-Za-z0-9À-ÖØ-öø-ÿ.&\-]*(?:\s[A-Z][A-Za-z0-9À-ÖØ-öø-ÿ.&\-]*){0,2})\s*\))"
 )
+# the words contracts call a party by when they call it by its role ("(Licensee)", "(Developer )")
+_ROLE_WORD = re.compile(
+    r"^(?:the\s+)?(?:customer|client|recipient|purchaser|buyer|licensee|licensor|subscriber|distributor|reseller|"
+    r"sponsor|employer|employee|executive|company|supplier|vendor|provider|service\s+provider|contractor|consultant|"
+    r"developer|seller|manufacturer|transporter|shipper|carrier|agent|agency|adviser|advisor|administrator|"
+    r"franchisee|franchisor|lessor|lessee|landlord|tenant|owner|operator|producer|publisher|partner|member|"
+    r"discloser|disclosee|bank|lender|borrower|investor|contractee|principal|purchaser|customer)$",
+    re.IGNORECASE,
+)
+_NAME_SUFFIX = re.compile(
+    r"^(?:inc|corp|corporation|company|co|llc|l\.l\.c|ltd|limited|llp|lp|l\.p|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|n\.v|"
+    r"a/s|ab|pty|spa|s\.p\.a|srl|s\.r\.l|a\.s|of|the|and|&|for|de|du|la|le)\.?$",
+    re.IGNORECASE,
+)
+
+
+_FORMS = (
+    r"Inc|Corp|Corporation|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|plc|PLC|GmbH|AG|S\.A|B\.V|N\.V|A/S|AB|Pty|"
+    r"S\.p\.A|S\.r\.l"
+)
+# a legal entity's form: a numbered list of parties ("1. HealthGate Data Corp.") names them
+_ENTITY = re.compile(rf"\b(?:{_FORMS})\b")
+# an organisation's name: a legal form or a word that names a body ("Bank", "University", "Council")
+_ORGANISATION = re.compile(
+    rf"\b(?:{_FORMS}|LTD|LIMITED|Bank|Organi[sz]ation|Association|University|Authority|Agency|Council|Group|"
+    r"Trust|Partners|Partnership|Institute|Society|Foundation|Board|Department|Ministry)\b"
+)
+
+
+def _unquoted_term(term: str, name: str) -> bool:
+    """Whether an unquoted word in a bare parenthesis after a name is that party's defined term: a role's
+    word ("Licensee"), a word of the name ("Datec" after "Datec (PNG) LTD"), its first words, or its
+    initials ("BSP" after "the Bank of South Pacific Limited", "MICOA")."""
+    if _ROLE_WORD.match(term):
+        return True
+    words = re.findall(r"[A-Za-z0-9À-ÖØ-öø-ÿ][\wÀ-ÖØ-öø-ÿ.&\-]*", name)
+    low = term.lower().rstrip(".")
+    if not words:
+        return False
+    if any(
+        low == w.lower().rstrip(".,") for w in words if len(w.rstrip(".,")) > 2 and not _NAME_SUFFIX.match(w)
+    ):
+        return True
+    if " ".join(words).lower().startswith(low) and len(low) > 3:
+        return True
+    if not _ORGANISATION.search(name):  # "Coke Dry Quenching (CDQ)" abbreviates a thing, not a party
+        return False
+    compact = low.replace(" ", "").replace(".", "")
+    meaning = [w for w in words if not _NAME_SUFFIX.match(w)]
+    if len(compact) >= 2 and compact.isalpha():
+        for ws in (meaning, [w for w in words if w.lower() not in ("the",)]):
+            initials = "".join(w[0] for w in ws).lower()
+            if (
+                compact in initials
+                and (initials.startswith(compact) or initials.endswith(compact))
+                and len(ws) >= 2
+            ):
+                return True
+    return False
+
+
 # a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
 _THING = re.compile(
     r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
-    r"materials|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
+    r"materials?|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
     r"transactions?|assets|representatives|nda|purpose|websites?|content|programs?|programmes?|equipment|lease|"
     r"attributes|territories|placements|sessions|securities|debentures|stock|shares|options?|guarantee)$",
     re.IGNORECASE,
@@ -116,16 +193,38 @@ class Party:
         }
 
 
-def _windows(text: str) -> list[tuple[int, int]]:
-    """Candidate preambles: from each 'between' in the first pages to the recitals; else the opening."""
+# the document speaking of itself: "This Network Management Outsourcing Agreement incorporates … by Datec
+# (PNG) LTD (Datec) to the Bank of South Pacific Limited (BSP)"
+_SELF = re.compile(r"\bThis\s+(?:[A-Z][\w&\-]*\s+){0,6}(?:Agreement|Contract)\b")
+
+
+def _windows(text: str) -> list[tuple[int, int, bool]]:
+    """Candidate preambles: from each 'between' in the first pages to the recitals; else the opening; else
+    a sentence in which the document names itself."""
     head = text[:10000]
     out = []
     for m in _OPEN.finditer(head):
         close = _CLOSE.search(head, m.end())
         end = close.start() if close and close.start() - m.start() > 40 else min(len(head), m.start() + 2500)
-        out.append((m.start(), min(end, m.start() + 3000)))
-    out.append((0, min(len(head), 3000)))
+        out.append((m.start(), min(end, m.start() + 3000), False))
+    out.append((0, min(len(head), 3000), False))
+    out.extend((m.start(), min(len(head), m.start() + 1200), True) for m in _SELF.finditer(head, 3000))
     return out
+
+
+def _nameless(text: str) -> list[Party]:
+    """Parties named without a defined term each: "between EuroTel Bratislava a.s. … and Sicap Ltd" (by the
+    names the body uses), "Party A: … Party B: …" (by their labels)."""
+    for m in _OPEN.finditer(text[:10000]):
+        named = named_parties(text, m.end())
+        if named:
+            break
+    else:
+        named = labelled_parties(text)
+    return [
+        Party(defined_as=term, name=name, start=start, end=end, mentions=_count(text, term))
+        for term, name, start, end in named
+    ]
 
 
 def _name_before(text: str, at: int, floor: int) -> str:
@@ -139,6 +238,8 @@ def _name_before(text: str, at: int, floor: int) -> str:
     starts = (
         r"\b(?i:between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
+        # "the provision of Services by Datec (PNG) LTD (Datec) to the Bank of South Pacific Limited (BSP)"
+        r"|(?<!represented\s)(?<!signed\s)(?<!owned\s)(?<!controlled\s)\bby\s+(?=[A-Z])|\)\s*to\s+(?=(?:the\s+)?[A-Z])"
     )
     cut = max((m.end() for m in re.finditer(starts, seg)), default=0)
     name = seg[cut:].strip(" ,\n\t(")
@@ -163,10 +264,18 @@ def read_parties(text: str) -> list[Party]:
     Where at least two terms remain, a term whose "name" is a recital's or the body's words ("WHEREAS …",
     "3. Grant. During the Term …", "TKCI shall establish a wholly-owned subsidiary") is a thing the preamble
     defines, not a party ("Talent Attributes", "Holding Company")."""
-    for lo, hi in _windows(text):
+    found: list[Party] = []
+    opening: list[Party] = []
+    for lo, hi, naming_itself in _windows(text):
         found = _in_window(text, lo, hi)
+        if naming_itself:  # a sentence deep in the text naming the document: only organisations are parties
+            found = [p for p in found if _ORGANISATION.search(p.name) and not _not_a_name(p.name)]
+        elif lo == 0:
+            opening = found
         if len(found) >= 2:
             break
+    else:
+        found = _nameless(text) or opening
     kept = [p for p in found if not _not_a_name(p.name) or _acts(text, p.defined_as)]
     return kept if 2 <= len(kept) < len(found) else found
 
@@ -182,13 +291,6 @@ def _acts(text: str, term: str) -> bool:
     ("the Executive shall", "Executive may") — at least twice."""
     rx = re.compile(r"(?<![A-Za-z])" + re.escape(term) + r"\s+(?:shall|will|may|must|agrees|hereby)\b")
     return len(rx.findall(text)) >= 2
-
-
-# a legal entity's form: a numbered list of parties ("1. HealthGate Data Corp.") names them
-_ENTITY = re.compile(
-    r"\b(?:Inc|Corp|Corporation|Company|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|plc|PLC|GmbH|AG|S\.A|B\.V|N\.V|A/S|AB|"
-    r"Pty|S\.p\.A|S\.r\.l)\b"
-)
 
 
 def _not_a_name(name: str) -> bool:
@@ -208,15 +310,32 @@ def _inside_a_definition(text: str, lo: int, at: int) -> bool:
     return _DEFINING.search(text, starts[-1] if starts else lo, at) is not None
 
 
+def _paren_term_of_a_party(text: str, m: re.Match[str], term: str, lo: int) -> bool:
+    """An unquoted "(Datec)" is a party's term when a name stands right before it, nothing of a name follows
+    it ("Datec (PNG) LTD": "PNG" is part of the name) and the word is the name's or a role's."""
+    if text[m.start()] != "(" or re.search(r"(?i)\bwhereas\b", text[lo : m.start()]):
+        return False  # a recital's "(Agent)" names a role the parties take, not a party
+    after = text[m.end() : m.end() + 30]
+    # "Datec (PNG) LTD", "Alpha Mariah (Prime), Inc.": the parenthesis is inside a name
+    if re.match(r"\s*(?!(?:and|AND|And|to|with|of|An?)\b)[A-Z][A-Za-z]", after) or _ENTITY.match(
+        after.lstrip(" ,")
+    ):
+        return False
+    name = _name_before(text, m.start(), lo)
+    return bool(name) and not _not_a_name(name) and _unquoted_term(term, name)
+
+
 def _in_window(text: str, lo: int, hi: int) -> list[Party]:
     found: list[Party] = []
     seen: set[str] = set()
     for m in _DEFINED.finditer(text, lo, hi):
-        group = next(g for g in ("term", "bare", "plain") if m.group(g))
+        group = next(g for g in ("term", "bare", "plain", "paren", "partyx") if m.group(g))
         term = m.group(group).strip(" .")
         if len(term) < 2 or term.lower() in _NOT_PARTIES or _THING.search(term):
             continue
         if _inside_a_definition(text, lo, m.start()):
+            continue
+        if group == "paren" and not _paren_term_of_a_party(text, m, term, lo):
             continue
         if term.lower() in seen:
             continue

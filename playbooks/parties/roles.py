@@ -82,7 +82,7 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
     """(buyer score, seller score, the phrases that earned them) for one defined term."""
     # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader shall pay");
     # its cues stay case-sensitive so that "LEADER" is not the word "leader"
-    spelt = re.escape(term) + (f"|{re.escape(term.title())}" if term.isupper() and len(term) > 3 else "")
+    spelt = _term_rx(term) + (f"|{_term_rx(term.title())}" if term.isupper() and len(term) > 3 else "")
     t = r"(?<![A-Za-z])(?:the\s+)?(?:" + spelt + r")(?:'s|’s)?(?![a-z])"
     buyer = seller = 0
     why: list[str] = []
@@ -96,7 +96,11 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
     cues = (
         (
             "buyer",
-            t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)\b",
+            t + r"\s+(?:(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)"
+            r"|pays)\b"
+            # paying damages, a penalty or interest is no sign of the customer ("Party B shall pay liquidated
+            # damages to Party A")
+            r"(?!\s+(?:\w+\s+){0,2}?(?:liquidated|damages|penalt\w+|interest|fines?|compensation|indemni\w+)\b)",
         ),
         ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
@@ -149,8 +153,8 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[str]]:
     """(receiving score, disclosing score, the phrases that earned them) for one party of an NDA: what it is
     called and whether the contract discloses to it or protects its information (not who pays or provides:
     a vendor often receives its customer's information)."""
-    t = r"(?<![A-Za-z])(?:the\s+)?" + re.escape(term) + r"(?![a-z])"
-    own = re.escape(term) + r"(?:'s|’s)"
+    t = r"(?<![A-Za-z])(?:the\s+)?" + _term_rx(term) + r"(?![a-z])"
+    own = _term_rx(term) + r"(?:'s|’s)"
     receiving = disclosing = 0
     why: list[str] = []
     low = term.lower()
@@ -170,16 +174,30 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[str]]:
             t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:not\s+disclose|keep|hold|protect|"
             r"maintain|treat|return|destroy|use\s+(?:the|such|any)\s+(?:\w+\s+)?(?:information|material))",
         ),
+        # the party that acknowledges what the information is, or promises what it will do with it
+        (
+            "receiving",
+            t
+            + r"\s+(?:understands|acknowledges|recognizes|recognises)\s+(?:and\s+(?:agrees|acknowledges)\s+)?"
+            r"that\s+(?:the|all|any|such)\s+(?:\w+\s+){0,2}?(?:information|material)",
+        ),
         ("disclosing", own + r"\s+(?:\w+\s+)?(?:con\S{1,2}dential|proprietary)\s+(?:information|material)"),
         ("disclosing", r"\b(?:disclosed|furnished|provided|supplied)\s+(?:\w+\s+){0,2}?by\s+" + t),
         ("disclosing", r"\b(?:received|obtained)\s+(?:\w+\s+){0,2}?from\s+" + t),
     )
+    # the information may be used only for work done for one party ("solely for the purpose of quoting and
+    # manufacturing products for Champion"): that party is the one disclosing — the plainest sign of whose
+    # the information is, so it counts three times
+    served = (
+        r"\b(?:solely|only|exclusively)\s+(?:for|in\s+connection\s+with)\s+the\s+purposes?\s+of\s+[^.;]{0,80}?"
+        r"\b(?:for|to)\s+(?:or\s+on\s+behalf\s+of\s+)?" + t
+    )
     flags = re.IGNORECASE if not term.isupper() else 0
-    for side, rx in cues:
+    for side, rx, weight in (*((side, rx, 1) for side, rx in cues), ("disclosing", served, 3)):
         hits = re.findall(rx, text, flags=flags)
         if not hits:
             continue
-        n = min(len(hits), 5)
+        n = min(len(hits), 5) * weight
         if side == "receiving":
             receiving += n
         else:
@@ -313,7 +331,7 @@ _MUTUAL = (
         re.I,
     ),
     re.compile(
-        r"\b(?:one|either)\s+party\b[^.;]{0,80}?\b(?:disclos\w*|reveal\w*|furnish\w*|made\s+available|provid\w*|"
+        r"\b(?:one|either|each)\s+party\b[^.;]{0,80}?\b(?:disclos\w*|reveal\w*|furnish\w*|made\s+available|provid\w*|"
         r"transmit\w*)\b[^.;]{0,40}?\bto\s+the\s+other\s+party\b",
         re.I,
     ),
@@ -325,7 +343,7 @@ _MUTUAL = (
     # disclose … to the other party": information flows both ways
     re.compile(
         r"\b(?:disclos\w*|provid\w*|furnish\w*|exchang\w*|shar(?:e|es|ed|ing)|deliver\w*|reveal\w*)\s+(?:\w+\s+){0,3}?"
-        r"(?:to|with)\s+each\s+other\b",
+        r"(?:to|with)\s+(?:each\s+other|one\s+another)\b",
         re.I,
     ),
     re.compile(r"\bmutual\s+(?:protection|disclosure|exchange)\s+of\s+(?:\w+\s+){0,2}?information\b", re.I),
