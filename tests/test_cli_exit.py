@@ -140,3 +140,31 @@ def test_the_console_script_is_run() -> None:
     root = Path(__file__).resolve().parent.parent
     scripts = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts == {"citationgate": "citationgate.cli:run"}
+
+
+def test_verify_runs_with_fewer_collections_and_restores_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While `verify` works, the collector's young generation is larger (it keeps what it makes); after it,
+    the thresholds are what they were."""
+    import gc
+
+    from typer.testing import CliRunner
+
+    import citationgate.api
+    from citationgate.cli import app
+    from citationgate.cli.app import BULK_THRESHOLDS
+
+    seen: list[tuple[int, ...]] = []
+    real = citationgate.api.verify_run
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("citationgate.cli.gate.verify_run", spy)
+    before = gc.get_threshold()
+    result = CliRunner().invoke(app, _verify_args(tmp_path, tmp_path / "r.db", "--format", "json"))
+    assert result.exit_code == 0, result.output
+    assert seen == [BULK_THRESHOLDS]
+    assert gc.get_threshold() == before != BULK_THRESHOLDS

@@ -24,6 +24,7 @@ from citationgate.cli.app import (
     emit_json,
     end_at_once,
     fail,
+    few_collections,
     info,
 )
 from citationgate.errors import ProposalError
@@ -65,10 +66,17 @@ def verify(
     Exits 4 for malformed proposals, 5 for a withheld document, 1 with --strict when anything was
     rejected.
     """
+    end_at_once()  # every transaction closes its connection; nothing else is opened (`citationgate.cli.run`)
+    with few_collections():  # it keeps nearly everything it makes until it ends
+        _verify(proposals_file, doc, fmt=fmt, strict=strict, no_store=no_store, db=db)
+
+
+def _verify(
+    proposals_file: Path, doc: Path, *, fmt: Format, strict: bool, no_store: bool, db: str | None
+) -> None:
     from citationgate.proposals import parse_proposals
     from citationgate.verification import status_counts
 
-    end_at_once()  # every transaction closes its connection; nothing else is opened (`citationgate.cli.run`)
     # the file itself must be the documented object (the library also takes a bare list)
     data = parse_proposals(read_proposals_file(proposals_file), source=proposals_file.name)
     if no_store:
