@@ -136,3 +136,72 @@ def test_an_inspection_by_their_accountant_is_their_audit_of_us() -> None:
     # "such audit reveals any underpayment by Norvale" is not Norvale auditing anyone
     assert _extracted(audit, "customer_may_audit") is not True
     assert "supplier audits us: yes" in audit.proposal.claim
+
+
+def _clauses(*body: str) -> str:
+    head = (
+        'This Agreement is made between Norvale Bank Ltd ("Norvale") and Kestrix Systems Inc. ("Kestrix"). '
+        "Kestrix shall provide the services to Norvale, and Norvale shall pay Kestrix the fees."
+    )
+    tail = "Governing Law. This Agreement is governed by the laws of the State of New York."
+    return "\n\n".join(["MASTER SERVICES AGREEMENT", head, *body, tail]) + "\n"
+
+
+def test_a_verdict_on_a_yes_no_the_clause_speaks_of_but_the_patterns_miss_is_not_earned() -> None:
+    """The force majeure clause speaks of its continuing and of terminating in words no "yes" pattern
+    reads: "no right to terminate for a prolonged force majeure" would be a reading of nothing."""
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Force Majeure. Neither party is liable for a delay caused by an event beyond its reasonable "
+            "control. Where such a delay continues, the parties shall meet, and the arrangements affected "
+            "may be brought to an end (terminated) on terms they then agree.",
+        )
+    )
+    fm = by_rule["force_majeure"]
+    assert fm.proposal.details["outcome"] == "needs_review"
+    assert "termination right: not read" in fm.proposal.claim
+    assert "no right to terminate" not in fm.proposal.claim
+
+
+def test_a_force_majeure_termination_right_of_either_party_is_read() -> None:
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Force Majeure. Neither party is liable for a delay caused by a force majeure event. If no "
+            "agreement is reached within fifteen (15) days and the force majeure event continues to have a "
+            "substantial effect on the performance of this Agreement, either party shall have the right to "
+            "terminate this Agreement by written notice.",
+        )
+    )
+    assert _extracted(by_rule["force_majeure"], "termination_right") is True
+
+
+def test_copies_to_be_returned_are_a_duty_to_return_confidential_information() -> None:
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Confidentiality. Kestrix shall keep confidential all Confidential Information of Norvale. "
+            "Any copy, record or memorandum of Confidential Information made by Kestrix shall remain the "
+            "property of Norvale and accordingly shall be returned by Kestrix to Norvale on termination.",
+        )
+    )
+    conf = by_rule["confidentiality"]
+    assert _extracted(conf, "return_destroy") is True
+    assert "no duty to return" not in conf.proposal.claim
+
+
+def test_a_merger_excepted_from_consent_for_either_party_leaves_our_change_of_control_free() -> None:
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Assignment. Neither party shall assign its rights under this Agreement without the prior "
+            "written consent of the other party. Notwithstanding the foregoing, no such consent shall be "
+            "required for either party to assign this Agreement in connection with a merger or a sale of "
+            "all or substantially all of its assets.",
+        )
+    )
+    coc = by_rule["change_of_control"]
+    assert _extracted(coc, "binds_customer") is False
+    # the merger exception gives us no right to terminate: the claim does not say it does
+    assert "lets us react" not in coc.proposal.claim

@@ -28,6 +28,7 @@ from playbooks.engine.decide import (
     _position_fields,
     _reads,
     _severity,
+    _unread,
     _weak_links,
 )
 from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _referenced, _search_record
@@ -69,6 +70,10 @@ def _with_holder(
             if g.spec.type != "holder" and (w := _extract_field(ctx, region, g, clause)) is not None:
                 values[g.name] = w
     return region, values
+
+
+#: the outcomes that find against the contract
+_ADVERSE = frozenset({"unacceptable", "fallback"})
 
 
 def _run_clause(
@@ -199,12 +204,21 @@ def _run_clause(
     extracted = {k: v.ev for k, v in values.items()}
     links = _weak_links(ctx, clause, region, values, used)
     weak = links.weak
+    unread = _unread(ctx, clause, region, values, pos, links.unstated) if outcome in _ADVERSE else []
+    if unread:
+        # a verdict against the contract is not drawn from a "no" its patterns defaulted to where the clause
+        # itself uses the words of the field: what it says there was not read
+        said = ", ".join(n.replace("_", " ") for n in unread)
+        weak = (*weak, f"the clause uses words about {said} that were not read as a yes or a no")
     if ctx.misfit and outcome == "unacceptable":
         weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
     if weak and outcome == "unacceptable":
         # a red line is earned only when every link holds: otherwise the reader is told what to check
         outcome, reason = "needs_review", f"{reason}; not concluded because {'; '.join(weak)}"
+        pos = None
+    elif unread and outcome == "fallback":
+        outcome, reason = "needs_review", f"{reason}; not concluded because {weak[-1]}"
         pos = None
     elif links.roles_matter and outcome in ("standard", "fallback"):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
@@ -227,7 +241,7 @@ def _run_clause(
         for k, ev in extracted.items()
     }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
-    shown = _describe_values(used, values, unstated=links.unstated, our_role=ctx.our_role)
+    shown = _describe_values(used, values, unstated=links.unstated, unread=unread, our_role=ctx.our_role)
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
     else:

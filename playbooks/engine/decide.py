@@ -53,6 +53,7 @@ def _describe_values(
     values: Mapping[str, _Value],
     *,
     unstated: Sequence[str] = (),
+    unread: Sequence[str] = (),
     our_role: str = "customer",
 ) -> str:
     """The values a judgement used, each with the words it was read from; a yes/no the clause does not
@@ -66,6 +67,8 @@ def _describe_values(
         name = n.replace("_", " ")
         if n in unstated:
             parts.append(f"{name}: not stated")
+        elif n in unread:
+            parts.append(f"{name}: not read")
         elif v.named:
             cond = _if_named(v.named, our_role)
             parts.append(f"{name}: {_show(v.ev.value)} if {cond} (“{_short(v.ev.text)}”)")
@@ -241,6 +244,48 @@ def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], u
     return True
 
 
+#: a word of a pattern's own literal text ("terminat", "destroy", "credits"), not of a class or escape
+_LITERAL_WORD = re.compile(r"[a-z]{5,}")
+_CLASS_OR_ESCAPE = re.compile(r"\[(?:\\.|[^\]])*\]|\\[a-zA-Z]|\(\?[^:)]*[:)]|\{[^}]*\}")
+#: five-letter stems so common in contracts that they say nothing of what a clause is about
+_COMMON_STEMS = frozenset(
+    {
+        "infor", "confi", "propr", "agree", "parti", "party", "shall", "perio", "notic", "writt", "withi",
+        "after", "follo", "servi", "terms", "month", "weeks", "years", "their", "which", "under", "other",
+        "there", "where", "prior", "those", "these", "herei", "hereu", "ident", "cause", "given", "being",
+        "about", "wheth",
+    }
+)  # fmt: skip
+
+
+def _topic_stems(f: CompiledField) -> frozenset[str]:
+    """The stems a yes/no field's "yes" words are made of, the ones most of its patterns share ("termi" of
+    "terminat…" for a right to terminate; "retur", "destr" for returning information)."""
+    pats = f.spec.true_if
+    words = [
+        {w[:5] for w in _LITERAL_WORD.findall(_CLASS_OR_ESCAPE.sub(" ", p.lower()))} - _COMMON_STEMS
+        for p in pats
+    ]
+    need = max(1, (len(pats) + 1) // 2)
+    return (
+        frozenset(w for w in set().union(*words) if sum(w in ws for ws in words) >= need)
+        if words
+        else frozenset()
+    )
+
+
+def _speaks_of(ctx: _Context, region: _Region | None, f: CompiledField) -> bool:
+    """Whether the located clause itself uses the words a field's "yes" is made of (so its silence on the
+    field is not the contract's: its words say something the patterns did not read)."""
+    stems = _topic_stems(f)
+    if region is None or not stems:
+        return False
+    items = ctx.passages.items
+    body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages).lower()
+    # two of them: one word alone ("continues", "renew") is as often the clause saying something else
+    return sum(1 for st in stems if re.search(r"\b" + re.escape(st), body)) >= min(2, len(stems))
+
+
 def _unstated(
     ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]
 ) -> list[str]:
@@ -254,6 +299,36 @@ def _unstated(
         and (v := values.get(n)) is not None
         and v.inferred
         and not _silent_everywhere(ctx, bools[n])
+    ]
+
+
+def _unread(
+    ctx: _Context,
+    clause: CompiledClause,
+    region: _Region,
+    values: Mapping[str, _Value],
+    pos: CompiledPosition | None,
+    unstated: Sequence[str],
+) -> list[str]:
+    """The yes/no fields an adverse verdict (unacceptable or a fallback) stands on that were defaulted to "no"
+    from the whole contract's silence although the located clause itself uses their words ("either Party
+    shall have the right to terminate" in a force majeure clause that no "yes" pattern reads): no value the
+    position reads was read from words, so the verdict would rest on what the patterns missed. Fields about
+    a side are left out (a clause binding one side is silent on the other by its nature)."""
+    if pos is None:
+        return []
+    fields = _fields_of(pos.when)
+    if _reads(values, fields):
+        return []
+    bools = {f.name: f for f in clause.fields if f.spec.type == "bool" and not _speaks_of_sides(f)}
+    return [
+        n
+        for n in dict.fromkeys(fields)
+        if n in bools
+        and n not in unstated
+        and (v := values.get(n)) is not None
+        and v.inferred
+        and _speaks_of(ctx, region, bools[n])
     ]
 
 
