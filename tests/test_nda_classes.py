@@ -478,3 +478,40 @@ def test_a_waived_bond_requirement_with_words_between_is_a_bond_waiver() -> None
     )
     o = _rule(text, "remedies")
     assert _value(o, "bond_waived") is True
+
+
+# ------------------------------------------------------------------ the exclusions are not the definition
+def test_a_sentence_opening_with_what_is_not_included_is_not_the_definition() -> None:
+    text = (
+        "WHEREAS, all data and documents a party gives the other about the venture, and all notes either "
+        'party makes from them, are together referred to herein as the "Confidential Information;" and\n\n'
+        '4. The term "Confidential Information" does not include information that is or becomes public '
+        "through no fault of the Recipient.\n"
+    )
+    o = _rule(text, "ci_definition")
+    assert o.outcome == "standard"
+    assert "referred to herein" in _quoted(o) and "does not include" not in _quoted(o)
+
+
+def test_the_defined_name_at_the_end_of_a_long_recital_is_quoted() -> None:
+    # the quote of a recital too long to quote whole keeps the words that define the information
+    lead = "The Owner is selling its mill, and potential buyers have asked to inspect its records. " * 6
+    text = (
+        f"{lead}The Owner holds certain non-public and proprietary documents, ledgers and data relating to "
+        "the mill (the “Sale Information”) for review by such buyers.\n\n"
+        "1. The Buyer shall keep the Sale Information in confidence.\n"
+    )
+    o = _rule(text, "ci_definition")
+    assert o.outcome == "standard" and "Sale Information" in _quoted(o)
+
+
+# ------------------------------------------------------------------ an enumerated exception
+def test_disclosure_barred_except_to_enumerated_representatives_lets_them_in() -> None:
+    text = (
+        'Each party, and its directors, employees, attorneys and accountants (its "Representatives"), may '
+        "receive information for the Purpose.\n\n"
+        "2. The Recipient shall not disclose the Confidential Information to anyone except (i) to the "
+        "Recipient's Representatives on the terms of section 3, or (ii) as section 4 permits.\n"
+    )
+    o = _rule(text, "sharing_third_parties")
+    assert o.outcome == "standard" and _value(o, "representatives_allowed") is True
