@@ -205,3 +205,28 @@ def test_a_merger_excepted_from_consent_for_either_party_leaves_our_change_of_co
     assert _extracted(coc, "binds_customer") is False
     # the merger exception gives us no right to terminate: the claim does not say it does
     assert "lets us react" not in coc.proposal.claim
+
+
+def test_access_to_the_other_sides_books_is_an_audit_right() -> None:
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Records and Audit. Kestrix shall keep accurate books and records of all charges under this "
+            "Agreement and, upon request from Norvale, shall allow access to those books and records.",
+        )
+    )
+    audit = by_rule["audit_rights"]
+    assert _extracted(audit, "customer_may_audit") is True
+    assert audit.proposal.details["outcome"] == "standard"
+
+
+def test_access_refused_to_others_is_no_audit_right() -> None:
+    _, by_rule = _findings(
+        _clauses(
+            "1. Services. Kestrix shall provide the network services described in Schedule 1.",
+            "2. Records. Kestrix shall keep the records of the services confidential and shall not allow "
+            "access to them by any third party.",
+        )
+    )
+    audit = by_rule.get("audit_rights")
+    assert audit is None or _extracted(audit, "customer_may_audit") is not True
