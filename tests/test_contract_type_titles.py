@@ -33,3 +33,16 @@ def test_the_nda_family_has_more_names_than_non_disclosure() -> None:
         "CONFIDENTIALITY DEED",
     ):
         assert classify(f"{title}\n\nThe parties agree as follows.").type == "nda", title
+
+
+def test_a_contract_number_label_is_no_title_but_an_amended_agreement_named_by_number_is() -> None:
+    labelled = (
+        "TELKO CONTRACT No. 076C/01   LICENCE AND MAINTENANCE AGREEMENT   entered into by and between X and Y"
+    )
+    assert classify(labelled).title == "LICENCE AND MAINTENANCE AGREEMENT"
+    amendment = (
+        "AMENDMENT NO. 3\n\nReference is hereby made to that certain Wireless Content License Agreement "
+        "Number "
+        '12965 dated as of December 16, 2004 (the "Agreement").'
+    )
+    assert classify(amendment).type == "license"

@@ -62,8 +62,8 @@ TYPES: tuple[str, ...] = (*_PROFILE, "other")
 _TITLE = re.compile(
     # (a title may wrap onto a second line, once: "NON-DISCLOSURE / CONFIDENTIALITY\nAGREEMENT")
     r"\b([A-Z](?:[A-Z&,/\- ]|(?<!AGREEMENT)(?<!CONTRACT)\n(?!\s*\n|\s*THIS\b)){3,}(?:AGREEMENT|CONTRACT))\b"
-    r"(?!\s*(?:No\b|Number|#))"  # "Contract No.: JSXCS…" labels a number, not a title
-    r"|\b((?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?\s+){1,5}(?:Agreement|Contract))\b(?!\s*(?:No\b|Number|#))"
+    r"(?!\s*(?:No\.?\s*[:\d]|Number\s*:|#))"  # "Contract No.: JSXCS…" labels a number, not a title
+    r"|\b((?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?\s+){1,5}(?:Agreement|Contract))\b(?!\s*(?:No\.?\s*[:\d]|Number\s*:|#))"
     # a line that opens with a sentence-case title: "Maintenance and support contract for SICAP(R) modules"
     r"|(?m:^[ \t]*((?:[A-Z][\w&\-]*)(?:[ \t]+(?!(?:this|the|to|shall|will|is|are|that|which|by|in|under|"
     r"hereby|such|be|any|all|its|their|our|your)\b)[\w&\-]+){0,5}?[ \t]+(?:agreement|contract))\b)"
