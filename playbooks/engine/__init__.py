@@ -209,7 +209,10 @@ def _run_clause(
         # a verdict against the contract is not drawn from a "no" its patterns defaulted to where the clause
         # itself uses the words of the field: what it says there was not read
         said = ", ".join(n.replace("_", " ") for n in unread)
-        weak = (*weak, f"the clause uses words about {said} that were not read as a yes or a no")
+        weak = (
+            *weak,
+            f"{said} not read: the clause uses words of the kind the playbook looks for, none matched",
+        )
     if ctx.misfit and outcome == "unacceptable":
         weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
