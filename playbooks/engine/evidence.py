@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from playbooks.engine.context import _RUN_IN, _SENTENCE, _Context, _passage_hits, _Region
+from playbooks.engine.context import _RUN_IN, _SENTENCE, _Context, _heading_only, _passage_hits, _Region
 from playbooks.engine.decide import _sev_get, _short
 from playbooks.outcome import ClauseOutcome, SearchRecord
 from playbooks.passages import Passage
@@ -49,14 +49,19 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
     Its existence contradicts "absent": the finding must say what was found instead."""
     excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
     items = ctx.passages.items
+    ruled_out: list[tuple[int, int]] = []  # headings over nothing but what the clause rules out
     for start, end, head in ctx.heads:
         if any(
             key in head and rx.search(head)
             for rx, key in zip(clause.heading_res, clause.heading_keys, strict=True)
         ):
             body = [i for i in ctx.passages.within(start, end) if not items[i].heading]
-            if body and all(i in excluded for i in body):
-                continue  # every sentence under it is one the clause rules out ("Exclusivity of Warranties")
+            text = [i for i in body if not _heading_only(ctx.text[items[i].start : items[i].end])]
+            if text and all(i in excluded for i in text):
+                # every sentence under it is one the clause rules out ("Exclusivity of Warranties"; "(e)
+                # Non-Compete. … does not contain a covenant-non-compete"), its heading lines aside
+                ruled_out.append((start, end))
+                continue
             return items[ctx.passages.index_at(start)]
     if not ctx.doc.text.strip() or not clause.heading_res:
         return None
@@ -64,7 +69,7 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
         hits = ctx.retriever().search(clause.model.title, top=1, use_semantic=False)
     except ValueError:
         return None
-    if hits:
+    if hits and not any(a <= hits[0].start < b for a, b in ruled_out):
         # its heading, the first line: "24. WAIVER" names no audit clause, whatever the sentence under it says
         lead = ctx.text[hits[0].start : hits[0].start + 60].lstrip().split("\n", 1)[0]
         run_in = _RUN_IN.match(lead)
