@@ -206,9 +206,13 @@ def off_subject(
     # "Confidential Information means … whether oral or written") reads it, and a defined term that is the
     # rule's own subject ('"Effective Date" means …') is the clause. The weaker language a hint finds in a
     # definition stands for a rule only where the rule does not say what it is about.
-    if (defined or (sec is not None and sec.kind == "definition")) and (
-        clause.about or (strict and i not in hits)
-    ):
+    # A sentence in a section read as a definition that defines nothing itself and makes a promise
+    # ("University will provide … the opportunity to examine the records", where a definition's section
+    # ran on over the next article) is no definition.
+    in_definition = (
+        sec is not None and sec.kind == "definition" and not _PROMISE.search(ctx.text, p.start, p.end)
+    )
+    if (defined or in_definition) and (clause.about or (strict and i not in hits)):
         term = _TERM.search(defined.group(0)) if defined else None
         if term is None or not _defines_own(term.group(1), clause):
             return "it defines a term; a definition is not the operative clause"
@@ -283,7 +287,7 @@ def on_subject(
         key=lambda i: (-region.weights.get(i, 0), i),
     )
     for i in inside:
-        if off_subject(ctx, clause, i, hits) is None and _states_subject(ctx, clause, i, hits):
+        if _stands(ctx, clause, i, hits):
             return replace(region, anchor=i), None
     if region.via == "heading" and _other_sides(ctx, clause, region.anchor) is None:
         return region, None  # found by its own heading: the heading vouches, whatever its first sentence
@@ -293,6 +297,17 @@ def on_subject(
         if i in seen or i in excluded or items[i].heading:
             continue
         seen.add(i)
-        if off_subject(ctx, clause, i, hits) is None and _states_subject(ctx, clause, i, hits):
+        if _stands(ctx, clause, i, hits):
             return around(i, via), None
     return None, why
+
+
+def _stands(ctx: _Context, clause: CompiledClause, i: int, hits: Mapping[int, int]) -> bool:
+    """Whether passage `i` may stand for the clause in place of an anchor set aside: nothing rules it out, and
+    it states the rule's subject or sits under one of the rule's own headings, which vouches for it."""
+    if off_subject(ctx, clause, i, hits) is not None:
+        return False
+    if _states_subject(ctx, clause, i, hits):
+        return True
+    where = heading_at(ctx, clause, i)
+    return where is not None and where[0] == "own"

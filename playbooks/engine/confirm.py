@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from playbooks.engine.about import off_subject
-from playbooks.engine.context import _Context, _heading_words_in_body, _passage_hits, _Region, _Value
-from playbooks.engine.decide import _reads
+from playbooks.engine.context import (
+    _Context,
+    _heading_only,
+    _heading_words_in_body,
+    _passage_hits,
+    _Region,
+    _Value,
+)
+from playbooks.engine.decide import _REDACTION, _reads
 from playbooks.engine.locate import region_around
 from playbooks.engine.reading import _extract_field
 from playbooks.locator.fusion import Location
@@ -67,6 +75,8 @@ def _unconfirmed(ctx: _Context, clause: CompiledClause, region: _Region) -> str 
     rates it nor sees the clause anywhere else."""
     weights = [region.weights.get(i, 0) for i in region.passages]
     heading_only = region.via == "heading" and not any(weights)
+    if heading_only and _redacted_body(ctx, region):
+        return None  # "9.4 Limitation of Liability. [***].": the clause is there, its words withheld
     loc = ctx.locations.get(clause.id)
     t = _threshold(ctx, loc)
     sees = loc is not None and t is not None and _sees(loc, t)
@@ -92,6 +102,23 @@ def _unconfirmed(ctx: _Context, clause: CompiledClause, region: _Region) -> str 
     if heading_only and not _heading_words_in_body(ctx, clause, region):
         return "found by a heading word alone; it states none of the terms the clause is judged by"
     return None
+
+
+def _redacted_body(ctx: _Context, region: _Region) -> bool:
+    """Whether the text under the region's heading is withheld: its first sentence is a redaction mark
+    ("[***]") and little else (what follows may be a page's furniture or the filing's legend)."""
+    items = ctx.passages.items
+    body = [
+        i
+        for i in region.passages
+        if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
+    ]
+    if not body:
+        return False
+    first = ctx.text[items[body[0]].start : items[body[0]].end]
+    if not _REDACTION.search(first):
+        return False
+    return len(re.findall(r"[A-Za-z]{3,}", _REDACTION.sub(" ", first))) <= 6
 
 
 def _threshold(ctx: _Context, loc: Location | None) -> float | None:

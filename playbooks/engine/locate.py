@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playbooks.engine.about import on_subject
+from playbooks.engine.about import _after_label, on_subject
 from playbooks.engine.context import (
     _DEFINITION,
     _PARA_BREAK,
@@ -80,6 +80,13 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
         return region_around(ctx, i, via, excluded, lambda j: hits.get(j, 0) * 2)
 
     kept, why = on_subject(ctx, clause, region, _candidates(ctx, clause), around)
+    if kept is None and region.via == "locator":
+        # the locator's pick is another clause: the rules' own region, under the clause's heading, may stand
+        # ("12. Liability Limitation. … shall not be liable …" where the locator preferred a termination
+        # sentence that "incurs no liability")
+        rules = _locate_by_rules(ctx, clause)
+        if rules is not None and rules.via == "heading":
+            kept = on_subject(ctx, clause, rules, (), around)[0]
     if kept is not None and kept.passages == region.passages:
         return kept
     category = category_of(clause)
@@ -139,17 +146,21 @@ def _locator_region(
     """The region around the locator's passage `[start, end)`; its anchor is the passage in it the
     category's head rates highest (the quote the gate will verify)."""
     items = ctx.passages.items
-    inside = [i for i in ctx.passages.within(start, end) if not items[i].heading] or list(
-        ctx.passages.within(start, end)
-    )
+    # what the rule excludes is not its clause, whoever found it ("no consent shall be required to assign … in
+    # connection with a merger" is an assignment clause, however highly the locator rates it for change of
+    # control)
+    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    within = list(ctx.passages.within(start, end))
+    inside = [i for i in within if not items[i].heading] or within
     if not inside:
         return None
     col = scan.locator.column(category)
     scores = scan.locator.score([ctx.text[items[i].start : items[i].end] for i in inside])[:, col]
     i = inside[int(scores.argmax())]
+    if i in excluded:
+        return None  # the words the locator read the clause from are words the rule rules out
     span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
     a, b = span if span else ctx.passages.with_list(i)
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
     idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
     return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
 
@@ -200,7 +211,9 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
             end = _run_on_end(ctx, end)
             idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
             body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
-        if not body:
+        # a heading over nothing but headings and passages the rule excludes ("(e) Non-Compete. … does not
+        # contain a covenant-non-compete") locates nothing: a heading alone is no clause
+        if not body or all(_title_line(ctx.text[items[i].start : items[i].end]) for i in body):
             continue
         anchor = max(body, key=lambda i: (weight(i), -i))
         if weight(anchor) == 0:
@@ -209,7 +222,13 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         if best is None or total > best[0]:
             best = (total, _Region(start, end, idx, anchor, "heading", {j: weight(j) for j in idx}))
 
-    scored = [(n * 3 + bridge_hits.get(i, 0), -i) for i, n in pattern_hits.items() if i not in excluded]
+    # a heading line of the clause's own ("(e) Non-Compete.") that its patterns hit is the heading's to
+    # locate, above: its words alone are no clause
+    scored = [
+        (n * 3 + bridge_hits.get(i, 0), -i)
+        for i, n in pattern_hits.items()
+        if i not in excluded and not _own_heading_line(ctx, clause, i)
+    ]
     operative = [sc for sc in scored if not _DEFINITION.match(ctx.text, items[-sc[1]].start)]
     scored = operative or scored  # a definition never stands for the operative clause while one exists
     if scored:
@@ -218,6 +237,27 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         if best is None or score > best[0]:
             best = (float(score), region_around(ctx, i, "pattern", excluded, weight))
     return best[1] if best else None
+
+
+def _title_line(seg: str) -> bool:
+    """Whether a passage is a heading line and nothing else: short, no sentence, no value ("7.3
+    Noncompetition.", not "The parties submit to the exclusive jurisdiction of the courts of the State of
+    Texas." nor "Effective Date: March 1, 2019")."""
+    return (
+        len(seg.strip()) <= _TITLE_MAX
+        and _heading_only(seg)
+        and not any(c.isdigit() for c in _after_label(seg.strip()))
+    )
+
+
+_TITLE_MAX = 60
+
+
+def _own_heading_line(ctx: _Context, clause: CompiledClause, i: int) -> bool:
+    """Whether passage `i` is only a heading, and one naming the clause ("7.3 Noncompetition.")."""
+    p = ctx.passages.items[i]
+    seg = ctx.text[p.start : p.end]
+    return _title_line(seg) and any(rx.search(seg) for rx in clause.heading_res)
 
 
 def region_around(

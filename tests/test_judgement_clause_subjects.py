@@ -1,0 +1,274 @@
+"""Is the located passage about the rule? Session 5's classes of wrong clause, each with the other direction
+(the real clause is still found): a word inside another word, a bare heading that heads something else, how
+often a thing is done read as how much is bought, a representation about another instrument read as a
+covenant, an excuse for an act of God without the words "force majeure", a written notice read as a written
+variation, data returned at the end read as no return; and the false absences beside them — a redacted
+clause under its heading, the rule's own heading where the locator preferred another clause, a promise
+inside a section read as a definition. The agreement is `tests.test_judgement_about`'s (its preamble and
+helpers); the clauses are written for these tests, one behaviour each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.test_judgement_about import _by_rule, _outcome, _quoted
+
+
+def _not_applicable(by: dict[str, Any], rule: str) -> bool:
+    """The rule found no clause of its kind (a rule whose absence is not applicable reports nothing)."""
+    return rule not in by or _outcome(by[rule]) == "not_applicable"
+
+
+def _value(finding: Any, field: str) -> Any:
+    v = (finding.proposal.details.get("extracted") or {}).get(field)
+    return v.get("value") if isinstance(v, dict) else v
+
+
+HELP_DESK = (
+    "3. Help Desk. The Level 1 support is responsible for transferring calls to the appropriate support "
+    "group, although coordination and ownership of the problem and escalation management remains with the "
+    "Level 1 support."
+)
+
+
+def test_ownership_of_a_task_is_not_ownership_of_intellectual_property() -> None:
+    """'transferring calls … ownership of the problem': 'transfer' inside another word assigns nothing."""
+    ip = _by_rule(HELP_DESK)["ip_ownership"]
+    assert "ownership of the problem" not in _quoted(ip)
+    assert _value(ip, "ip_transfers") is not True
+
+
+def test_an_assignment_of_the_deliverables_beside_a_help_desk_is_still_the_ip_clause() -> None:
+    assign = (
+        "4. Deliverables. Servco hereby assigns to Bioco all right, title and interest in and to the "
+        "Deliverables."
+    )
+    ip = _by_rule(HELP_DESK, assign)["ip_ownership"]
+    assert "hereby assigns" in _quoted(ip)
+    assert _value(ip, "deliverables_owner") == "customer"
+
+
+DISPUTE_NOTICE = (
+    "Dispute Resolution\n\n19.1 Notice\n\nA party claiming that a dispute, difference or question arising "
+    "out of this agreement has arisen must notify the other party in writing giving details of the "
+    "dispute.\n\n19.2 Escalation\n\nThe parties' senior executives shall meet within ten days to resolve the "
+    "dispute."
+)
+
+
+def test_a_dispute_step_headed_notice_is_not_the_notices_clause() -> None:
+    """A notices clause says how notices are given; 'must notify the other party in writing giving details
+    of the dispute' under a heading 'Notice' is the first step of dispute resolution."""
+    notices = _by_rule(DISPUTE_NOTICE)["notices"]
+    assert _outcome(notices) != "standard"
+    assert "details of the dispute" not in _quoted(notices)
+
+
+def test_a_notices_clause_headed_notice_is_still_the_notices_clause() -> None:
+    real = (
+        "12. Notice. All notices under this Agreement shall be in writing and shall be delivered by hand or "
+        "by courier to the address of the receiving party set out above."
+    )
+    notices = _by_rule(DISPUTE_NOTICE, real)["notices"]
+    assert _outcome(notices) == "standard"
+    assert "delivered by hand" in _quoted(notices)
+    assert {"hand", "courier"} <= set(_value(notices, "methods"))
+
+
+SLA_REVIEW = (
+    "9. Service Level Review. At least annually the parties will review the Service Levels to determine "
+    "whether they still reflect the requirements of Bioco."
+)
+
+
+def test_how_often_a_review_is_held_is_no_minimum_commitment() -> None:
+    assert _not_applicable(_by_rule(SLA_REVIEW), "minimum_commitment")
+
+
+def test_a_minimum_purchase_beside_a_yearly_review_is_still_found() -> None:
+    buy = "10. Volume. Bioco shall purchase not less than 1,000 units per calendar year."
+    mc = _by_rule(SLA_REVIEW, buy)["minimum_commitment"]
+    assert _outcome(mc) != "not_applicable"
+    assert "1,000 units" in _quoted(mc)
+
+
+GLOSSARY = (
+    "Schedule 1 - Definitions\n\n      Problem:\n\n      A condition of the system which indicates an error "
+    "for which the cause is yet unknown.\n\n      Release / upgrade:\n\n      A consistent set of software "
+    "which provides major improvement and/or extensions to the previous software on the System."
+)
+
+
+def test_a_software_release_is_no_release_of_claims() -> None:
+    """A glossary entry 'Release / upgrade:' is no heading of a covenant not to sue."""
+    assert _not_applicable(_by_rule(GLOSSARY), "covenant_not_to_sue")
+
+
+def test_a_no_challenge_covenant_is_still_found() -> None:
+    covenant = (
+        "7. No Challenge. Bioco shall not challenge the validity of Servco's patents or trademarks during "
+        "the term."
+    )
+    cns = _by_rule(GLOSSARY, covenant)["covenant_not_to_sue"]
+    assert _outcome(cns) != "not_applicable"
+    assert "shall not challenge" in _quoted(cns)
+
+
+REPRESENTATION = (
+    "7. Representations. (e) Non-Compete. The Settlement Agreement between Servco and its former employee "
+    "does not contain a covenant-non-compete applicable to that employee, and to Servco's knowledge the "
+    "employee is not subject to any covenant-non-compete that would prevent his employment with Servco."
+)
+
+
+def test_a_representation_that_another_agreement_has_no_non_compete_is_no_non_compete() -> None:
+    assert _not_applicable(_by_rule(REPRESENTATION), "non_compete")
+
+
+def test_a_real_non_compete_beside_the_representation_is_still_found() -> None:
+    covenant = (
+        "8. Non-Competition. During the term Servco shall not provide competing services to any competitor "
+        "of Bioco."
+    )
+    nc = _by_rule(REPRESENTATION, covenant)["non_compete"]
+    assert _outcome(nc) != "not_applicable"
+    assert "competing services" in _quoted(nc)
+
+
+MERGER_ASSIGNMENT = (
+    "12. Assignment. Neither party shall assign its rights under this Agreement without the prior written "
+    "consent of the other party. Notwithstanding the foregoing, no such consent shall be required for either "
+    "party to assign this Agreement in connection with a merger or sale of all or substantially all of its "
+    "assets."
+)
+
+
+def test_a_termination_right_on_a_change_of_control_is_still_found() -> None:
+    coc_clause = (
+        "13. Change of Control. Bioco may terminate this Agreement by written notice if Servco undergoes a "
+        "change of control."
+    )
+    coc = _by_rule(MERGER_ASSIGNMENT, coc_clause)["change_of_control"]
+    assert _outcome(coc) == "standard"
+    assert _value(coc, "customer_may_terminate") is True
+
+
+def test_an_excuse_for_an_act_of_god_is_a_force_majeure_clause() -> None:
+    """'will not be held liable for … an Act of God': narrow, but a force majeure excuse, not an absence."""
+    excuse = (
+        "17. Insurance. Servco will not be held liable for service level deficiencies related to insurance "
+        "issues or an Act of God."
+    )
+    fm = _by_rule(excuse)["force_majeure"]
+    assert _outcome(fm) != "missing"
+    assert "Act of God" in _quoted(fm)
+
+
+ENTIRE = (
+    "14. Entire Agreement. This Agreement constitutes the entire agreement between the parties and "
+    "supersedes all prior agreements."
+)
+INFRINGEMENT_NOTICE = (
+    "8. Enforcement. If either party learns of any infringement of the Servco Surface Modification "
+    "Technology, then that party shall give written notice thereof to the other party."
+)
+
+
+def test_a_written_notice_of_infringement_is_no_written_variation() -> None:
+    ea = _by_rule(INFRINGEMENT_NOTICE, ENTIRE)["entire_agreement"]
+    assert _value(ea, "written_variation") is not True
+    assert _outcome(ea) != "standard"
+
+
+def test_a_variation_only_in_writing_is_still_read() -> None:
+    amendment = (
+        "15. Amendment. No change to this Agreement is valid unless made in writing and signed by both "
+        "parties."
+    )
+    ea = _by_rule(INFRINGEMENT_NOTICE, ENTIRE, amendment)["entire_agreement"]
+    assert _value(ea, "written_variation") is True
+    assert _outcome(ea) == "standard"
+
+
+def test_a_variation_by_mutual_written_agreement_is_still_read() -> None:
+    amendment = "15. Amendment. This Agreement may be amended by mutual written agreement of the parties."
+    ea = _by_rule(ENTIRE, amendment)["entire_agreement"]
+    assert _value(ea, "written_variation") is True
+
+
+def test_data_returned_at_the_end_is_a_return_duty() -> None:
+    """'promptly return all Bioco data … destroy any relevant information' is a return-or-destroy duty."""
+    conf = "11. Confidentiality. Each party shall keep the other party's Confidential Information secret."
+    disengage = (
+        "20. Disengagement. Upon request from Bioco or at the end of the disengagement period Servco "
+        "must:\n\n  (a) promptly return all Bioco data, physical and written records, hardware and "
+        "software\n\n  (b) if requested by Bioco destroy any relevant information and certify in writing "
+        "that it has done so."
+    )
+    c = _by_rule(conf, disengage)["confidentiality"]
+    assert _value(c, "return_destroy") is True
+
+
+def test_a_redacted_limitation_of_liability_is_no_absence() -> None:
+    """'9.4 Limitation of Liability. [***].': the clause is there, its words withheld — never 'missing'."""
+    redacted = (
+        "9.4 Limitation of Liability.\n\n[***].\n\n9.5 Survival. Sections 9.1 to 9.4 survive termination."
+    )
+    lol = _by_rule(redacted)["limitation_of_liability"]
+    assert _outcome(lol) == "needs_review"
+    assert "[***]" in _quoted(lol)
+
+
+def test_a_heading_over_a_clause_stands_where_the_locator_prefers_another_sentence() -> None:
+    """A termination sentence that 'incurs no liability' is not the cap; the clause under the rule's own
+    heading ('Liability Limitation') stands for it, even with no cap wording."""
+    termination = (
+        "10. Termination. Neither party shall incur any liability whatsoever for any damage, loss or "
+        "expenses of any kind suffered by the other party arising from any termination of this Agreement."
+    )
+    limitation = (
+        "12. Liability Limitation. EXCEPT IN THE EVENT OF WILFUL MISCONDUCT, SERVCO SHALL NOT BE LIABLE TO "
+        "BIOCO WITH RESPECT TO ANY LOSS RESULTING FROM THE BIOCO PRODUCTS."
+    )
+    lol = _by_rule(termination, limitation)["limitation_of_liability"]
+    assert _outcome(lol) != "missing"
+    assert "BIOCO PRODUCTS" in _quoted(lol)
+
+
+def test_a_promise_inside_a_section_read_as_a_definition_is_operative() -> None:
+    """A definitions section that runs on over the next article (its last entry has no heading after it):
+    'Servco will provide Bioco the opportunity to examine the records' is a promise, not a definition."""
+    text = (
+        '1. Definitions. 1.1 "Records" means the books of account of Servco. 1.2 "Term" means two years. '
+        "ARTICLE TWO PROJECT Servco will provide Bioco the opportunity to examine the originals of the "
+        "Records at Servco's premises during normal business hours."
+    )
+    audit = _by_rule(text)["audit_rights"]
+    assert _outcome(audit) != "missing"
+    assert "examine the originals" in _quoted(audit)
+
+
+def test_rights_that_are_not_transferable_or_assignable_are_an_assignment_restriction() -> None:
+    text = (
+        "6.5 Limits on Sublicensing. All rights granted herein are not sublicenseable, transferable or "
+        "assignable."
+    )
+    assignment = _by_rule(text)["assignment"]
+    assert _outcome(assignment) != "missing"
+    assert "not sublicenseable, transferable or assignable" in _quoted(assignment)
+
+
+def test_a_technology_transfer_heading_is_no_assignment_clause() -> None:
+    text = (
+        "2.2 Information Transfer Mechanism Development. Servco shall develop a mechanism for the "
+        "exchange of order data with Bioco."
+    )
+    assignment = _by_rule(text)["assignment"]
+    assert "exchange of order data" not in _quoted(assignment)
+
+
+def test_a_date_line_named_as_a_heading_is_a_value_not_a_heading() -> None:
+    """'Effective Date: March 1, 2019' reads like a heading of the rule but carries its value: it locates."""
+    text = "Effective Date: March 1, 2019"
+    by = _by_rule(text)
+    assert "March 1, 2019" in _quoted(by["effective_date"])
