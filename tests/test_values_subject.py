@@ -250,3 +250,64 @@ def test_expenses_approved_in_advance_or_a_refund_are_not_an_upfront_payment(oth
 def test_a_year_qualified_by_the_contracts_own_word_is_a_year(text: str, months: int) -> None:
     assert _terms(text) == [months]
     assert _extracted("2. Term. " + text + "\n", "expiration_date")["term_months"] == months
+
+
+# ----------------------------------------------------------------------------- a date given to something else
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "As of January 1, 2015, such insurance shall also have annual aggregate limits of $2,000,000.",
+        "Commencing on 20 August 2020, the Quillon Fee shall be increased to $8,500 per month.",
+        "The Widget codes shall follow the Quillon Price List in effect as of January 1, 2005.",
+    ],
+)
+def test_a_date_given_to_something_else_does_not_date_the_agreement(sentence: str) -> None:
+    text = (
+        "SUPPLY AGREEMENT\n\nQuillon Works Ltd. and Marrow Fen LLC agree as follows.\n\n"
+        "4. Insurance and fees. " + sentence + "\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
+    assert (f.proposal.details.get("extracted") or {}).get("date") is None
+
+
+@pytest.mark.parametrize(
+    ("opening", "value"),
+    [
+        (
+            "This Agreement is made on May 2, 2016 between Quillon Works Ltd. and Marrow Fen LLC.",
+            "2016-05-02",
+        ),
+        ("Dated: 14 March 2019", "2019-03-14"),
+        ("June 1, 2005", "2005-06-01"),
+        ('Marrow Fen LLC, Bucharest, Romania ("Marrow") as of the 1st day of June, 2004.', "2004-06-01"),
+        ("Quillon Works Ltd.   Markham, ON 24 OCT 2011   Place Date", "2011-10-24"),
+    ],
+)
+def test_the_agreements_own_date_still_dates_it(opening: str, value: str) -> None:
+    text = "SUPPLY AGREEMENT\n\n" + opening + "\n\n1. Supply. Quillon shall supply Widgets to Marrow Fen.\n"
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
+    assert (f.proposal.details.get("extracted") or {})["date"]["value"] == value
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "This contract shall be for a term of one year commencing on the date first above written.",
+        "The term of this Services Agreement shall begin on the date of execution.",
+        "This Agreement shall be effective on the date of signed acceptance by Marrow Fen.",
+        "This Agreement has been duly executed as of the date first set forth above and shall be effective "
+        "simultaneously.",
+        "The Agreement shall become effective upon the completion of the execution by both Parties.",
+        "The effective date for purposes of this Agreement is the contract date as specified on the "
+        "signature page of this Agreement.",
+        '"Effective Date" of this Agreement shall mean the date the last party hereto has executed this '
+        "Agreement.",
+    ],
+)
+def test_an_agreement_effective_on_signature_in_more_words(clause: str) -> None:
+    """It takes effect when it is signed: its effective date is the date it is signed."""
+    assert _extracted("3. Effective date. " + clause + "\n", "effective_date")["same_as_signing"] is True
