@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 
 from citationgate import untrusted
 from citationgate.cli import app
-from ingest import load_document, plain, word
+from ingest import load_document, plain
 from ingest.errors import CorruptFileError
+from ingest.word import package as word_package
 from tests.docx_fixtures import build_docx, p
 
 runner = CliRunner()
@@ -178,7 +179,7 @@ def test_a_docx_part_that_inflates_past_the_budget_is_refused(
     """The inflated size is counted as the part streams out, whatever the ZIP directory declares."""
     path = tmp_path / "big.docx"
     build_docx(path, p("1. Term") + p("The Supplier shall provide the Services. " * 200))
-    monkeypatch.setattr(word, "MAX_PART_BYTES", 2000)
+    monkeypatch.setattr(word_package, "MAX_PART_BYTES", 2000)
     with pytest.raises(CorruptFileError) as exc:
         load_document(path)
     assert "word/document.xml inflates to" in str(exc.value) and "(limit 2000)" in str(exc.value)
