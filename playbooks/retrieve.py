@@ -19,7 +19,9 @@ Ranking:
   while a passage both rankings like still comes first. (Putting the locator's passages of the question's
   types ahead of the fusion outright raised recall@3 on the 46 development questions, 0.674 → 0.804, and
   lowered it on 52 held-out questions written by someone else, 0.731 → 0.673 with fold models: it was
-  withdrawn; see docs/locator.md);
+  withdrawn; see docs/locator.md). The question is read as clause types without the words that name the
+  document's own parties, defined terms and title (playbooks.own_words): they say which contract is
+  meant, not which clause;
 - a unit whose only job is to define a term is ranked down unless the question asks what a term means.
 
 Every hit carries a confidence (0–100) whose breakdown sums to it, and the reasons it ranked there.
@@ -52,7 +54,8 @@ from playbooks.bridges import (
     load_bridges,
 )
 from playbooks.locator import Locator, Scan, load_locator
-from playbooks.locator.questions import ClauseType, QuestionTypes, load_question_types
+from playbooks.locator.questions import ClauseType, QuestionTypes, Reading, load_question_types
+from playbooks.own_words import OwnWords, document_words
 from playbooks.semantic import SemanticRanker, load_semantic_ranker, meaning_disabled
 from playbooks.units import Unit, build_units
 
@@ -70,8 +73,11 @@ SEMANTIC_WEIGHT = 0.5
 #: `CLAUSE_TYPE_WEIGHT_UNSEEN` when the locator sees no clause of the question's types anywhere in the
 #: document (its ranking of the passages is then noise) to `CLAUSE_TYPE_WEIGHT` when its best passage of
 #: each type reaches that head's threshold; in between in proportion (best probability / threshold).
+#: The part above the unseen weight is scaled by how confident the reading of the question is
+#: (`Reading.confidence`), from `CLAUSE_TYPE_CONFIDENCE_FLOOR` for a weak reading to 1 for a clear one.
 CLAUSE_TYPE_WEIGHT = 2.5
 CLAUSE_TYPE_WEIGHT_UNSEEN = 0.5
+CLAUSE_TYPE_CONFIDENCE_FLOOR = 0.5
 #: Confidence points subtracted from every hit when meaning-based ranking is unavailable.
 NO_SEMANTIC_PENALTY = 8
 #: Keyword score factor per bridge phrase found whole in a unit (up to three phrases).
@@ -164,6 +170,7 @@ class _Index:
     docs: list[Document] = field(default_factory=list)
     doc_of: list[int] = field(default_factory=list)  # unit → index into docs
     type_scores: npt.NDArray[np.float32] | None = None  # unit × locator category (max over its passages)
+    own_words: OwnWords | None = None  # the documents' names for themselves (playbooks.own_words)
 
 
 class ClauseRetriever:
@@ -262,16 +269,38 @@ class ClauseRetriever:
             idx.type_scores = out
         return idx.type_scores
 
-    def clause_type_weight(self, types: Sequence[ClauseType]) -> float:
+    def clause_type_weight(self, types: Sequence[ClauseType], confidence: float = 1.0) -> float:
         """The clause-type ranking's weight in the fusion: how far the locator sees a clause of the
-        question's types in the document at all (each type's best passage against its head's threshold)."""
+        question's types in the document at all (each type's best passage against its head's threshold),
+        scaled by how confident the reading of the question is (`Reading.confidence`)."""
         scores = self._type_scores()
         seen = 0.0
         for t in types:
             col = self.locator.column(t.category)
             best = float(scores[:, col].max()) if len(scores) else 0.0
             seen += t.weight * min(1.0, best / max(self.locator.threshold(t.category), 1e-6))
-        return CLAUSE_TYPE_WEIGHT_UNSEEN + (CLAUSE_TYPE_WEIGHT - CLAUSE_TYPE_WEIGHT_UNSEEN) * seen
+        sure = CLAUSE_TYPE_CONFIDENCE_FLOOR + (1.0 - CLAUSE_TYPE_CONFIDENCE_FLOOR) * confidence
+        return CLAUSE_TYPE_WEIGHT_UNSEEN + (CLAUSE_TYPE_WEIGHT - CLAUSE_TYPE_WEIGHT_UNSEEN) * seen * sure
+
+    def own_words(self) -> OwnWords:
+        """The words the document(s) name themselves by — parties, defined terms, title — less the words
+        that describe clause types (playbooks.own_words)."""
+        idx = self._index
+        if idx.own_words is None:
+            keep = self.clause_types.vocabulary if self.clause_types is not None else frozenset()
+            own = OwnWords(keep=frozenset(keep))
+            for d in idx.docs:
+                own = own | document_words(d.text, keep=keep)
+            idx.own_words = own
+        return idx.own_words
+
+    def read_question(self, question: str, *, bridges: Bridges | None = None) -> Reading:
+        """The question read as clause types, without the words that name this document's own parties,
+        defined terms and title (the bridges fire on what is left)."""
+        if self.clause_types is None:
+            return Reading(types=(), confidence=0.0)
+        asked = self.own_words().without(question)
+        return self.clause_types.read(asked, (self.bridges if bridges is None else bridges).fire(asked))
 
     def clause_type_scores(self, types: Sequence[ClauseType]) -> npt.NDArray[np.float64]:
         """Σ over the question's clause types of weight × the unit's locator probability for the type."""
@@ -347,7 +376,13 @@ class ClauseRetriever:
             sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
             rankings.append([str(i) for i in order_sem])
             weights.append(SEMANTIC_WEIGHT)
-        types = self.clause_types.types(question, fired) if use_semantic and self.clause_types else []
+        reading = (
+            self.read_question(question, bridges=bridges)
+            if use_semantic and self.clause_types
+            else Reading(types=(), confidence=0.0)
+        )
+        types = list(reading.types)
+        set_aside = self.own_words().found(question) if types else ()
         type_sim: npt.NDArray[np.float64] | None = None
         type_rank: dict[int, int] = {}
         type_weight = 0.0
@@ -357,7 +392,7 @@ class ClauseRetriever:
             order_type = [int(i) for i in np.argsort(-type_adj, kind="stable")]
             type_rank = {i: r for r, i in enumerate(order_type, start=1)}
             rankings.append([str(i) for i in order_type])
-            type_weight = self.clause_type_weight(types)
+            type_weight = self.clause_type_weight(types, reading.confidence)
             weights.append(type_weight)
         if len(rankings) > 1:
             final = [int(i) for i, _ in reciprocal_rank_fusion(rankings, weights=weights, k=ASK_RRF_K)]
@@ -385,6 +420,8 @@ class ClauseRetriever:
                     type_score=None if type_sim is None else float(type_sim[i]),
                     type_rank=type_rank.get(i),
                     type_weight=type_weight,
+                    confidence=reading.confidence,
+                    set_aside=set_aside,
                     fused=len(rankings) > 1,
                 )
             )
@@ -409,6 +446,8 @@ class ClauseRetriever:
         type_score: float | None = None,
         type_rank: int | None = None,
         type_weight: float = 0.0,
+        confidence: float = 1.0,
+        set_aside: Sequence[str] = (),
         fused: bool = False,
     ) -> RetrievalHit:
         idx = self._index
@@ -459,7 +498,12 @@ class ClauseRetriever:
             named = ", ".join(f"'{t.category}' {t.weight:.2f}" for t in types)
             why.append(
                 f"clause type: rank {type_rank} (locator {self.locator.version}: {type_score:.2f} for "
-                f"{named}; question read by {self.clause_types.name})"
+                f"{named}; question read by {self.clause_types.name}, confidence {confidence:.2f}"
+                + (
+                    f", without the document's own words {', '.join(repr(w) for w in set_aside)})"
+                    if set_aside
+                    else ")"
+                )
             )
             meaning_rank = min(meaning_rank or type_rank or 10**9, type_rank or 10**9)
         if "meaning" in breakdown:

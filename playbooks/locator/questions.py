@@ -5,11 +5,16 @@ trade phrasings; each bridge that names a clause type votes for it) and the mean
 against short plain descriptions of each clause type (`clause_types.yaml`), measured with a light static
 word-embedding model whose weights ship in its own wheel (`wordllama`, MIT; loaded from the installed
 package with downloads disabled). Without that package the bridges alone decide.
+
+A reading also says how confident it is (`Reading.confidence`): weak when its best type scores less than one
+bridge's vote, or when the types it keeps stand less than `MARGIN` clear of the best type it leaves out (the
+question is then as much about a type the reading dropped); the fusion weighs the clause-type ranking by it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +27,7 @@ import yaml
 from playbooks.bridges import FiredBridge
 from playbooks.locator.categories import CATEGORIES
 
-__all__ = ["BRIDGE_CATEGORIES", "ClauseType", "QuestionTypes", "load_question_types"]
+__all__ = ["BRIDGE_CATEGORIES", "ClauseType", "QuestionTypes", "Reading", "load_question_types"]
 
 TYPES_FILE = Path(__file__).with_name("clause_types.yaml")
 
@@ -82,6 +87,16 @@ class ClauseType:
     bridges: tuple[str, ...] = ()  # the bridges that voted for it
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """A question read as clause types, and how confident that reading is (0–1): the lesser of the best
+    type's score against one bridge's vote and the kept types' lead over the best type left out against
+    `MARGIN` (1 when no type is left out)."""
+
+    types: tuple[ClauseType, ...]
+    confidence: float
+
+
 class QuestionTypes:
     """Maps questions to clause types: `types(question, fired)` → the few most likely, weighted."""
 
@@ -94,6 +109,10 @@ class QuestionTypes:
             for line in lines:
                 self._rows.append(cat)
                 phrases.append(f"{cat}: {line}")
+        #: the words that describe clause types (descriptions, category names): never a document's own name
+        self.vocabulary = frozenset(
+            w.lower() for text in (*phrases, *CATEGORIES) for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
+        )
         self._matrix = self._embed(phrases) if embedder is not None else None
 
     def _embed(self, texts: Sequence[str]) -> Any:
@@ -103,6 +122,10 @@ class QuestionTypes:
         return m / np.maximum(norms, 1e-12)
 
     def types(self, question: str, fired: Sequence[FiredBridge] = (), *, k: int = 3) -> list[ClauseType]:
+        return list(self.read(question, fired, k=k).types)
+
+    def read(self, question: str, fired: Sequence[FiredBridge] = (), *, k: int = 3) -> Reading:
+        """The few most likely clause types of the question, weighted, and the reading's confidence."""
         sim: dict[str, float] = {}
         if self._matrix is not None:
             q = self._embed([question])[0]
@@ -116,16 +139,22 @@ class QuestionTypes:
         for cat, names in votes.items():
             sim[cat] = sim.get(cat, 0.0) + BRIDGE_VOTE * len(names)
         if not sim:
-            return []
+            return Reading(types=(), confidence=0.0)
         ranked = sorted(sim.items(), key=lambda kv: -kv[1])
         best = ranked[0][1]
         kept = [(c, s) for c, s in ranked[:k] if s >= best - MARGIN and s > 0]
+        if not kept:
+            return Reading(types=(), confidence=0.0)
         w = np.exp(np.array([s for _, s in kept]) * 20.0)
         w = w / w.sum()
-        return [
-            ClauseType(category=c, weight=float(x), similarity=s, bridges=tuple(votes.get(c, ())))
-            for (c, s), x in zip(kept, w, strict=True)
-        ]
+        lead = (best - ranked[len(kept)][1]) / MARGIN if len(ranked) > len(kept) else 1.0
+        return Reading(
+            types=tuple(
+                ClauseType(category=c, weight=float(x), similarity=s, bridges=tuple(votes.get(c, ())))
+                for (c, s), x in zip(kept, w, strict=True)
+            ),
+            confidence=max(0.0, min(1.0, best / BRIDGE_VOTE, lead)),
+        )
 
 
 def _wordllama() -> Any | None:
