@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from citationgate.errors import ProposalError
 from citationgate.model import AbsenceEvidence, CitationRequest, Proposal
-from citationgate.untrusted import MAX_PROPOSALS, MAX_QUOTE_CHARS
+from citationgate.untrusted import MAX_PROPOSALS, MAX_QUOTE_CHARS, json_type
 
 if TYPE_CHECKING:
     from citationgate.schemas import AbsenceProposalIn, QuoteProposalIn
@@ -56,7 +56,7 @@ def _message(err: Mapping[str, Any]) -> str:
     msg = str(err.get("msg", "invalid value"))
     got = err.get("input")
     if kind.endswith("_type") and got is not None:
-        msg += f", got {_json_type(got)}"
+        msg += f", got {json_type(got)}"
     return msg[:1].lower() + msg[1:]
 
 
@@ -67,9 +67,7 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
     first problem found, in document order.
     """
     if not isinstance(data, dict):
-        raise ProposalError(
-            f'{source}: expected a JSON object {{"proposals": [...]}}, got {_json_type(data)}'
-        )
+        raise ProposalError(f'{source}: expected a JSON object {{"proposals": [...]}}, got {json_type(data)}')
     extra = sorted(k for k in data if k != "proposals")
     if extra:
         raise ProposalError(f"{source}: {extra[0]}: unknown field (expected only 'proposals')")
@@ -77,7 +75,7 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
         raise ProposalError(f"{source}: proposals: field required")
     items = data["proposals"]
     if not isinstance(items, list):
-        raise ProposalError(f"{source}: proposals: expected a list, got {_json_type(items)}")
+        raise ProposalError(f"{source}: proposals: expected a list, got {json_type(items)}")
     if len(items) > MAX_PROPOSALS:
         raise ProposalError(
             f"{source}: proposals: {len(items):,} proposals is over the limit of {MAX_PROPOSALS:,} "
@@ -88,7 +86,7 @@ def parse_proposals(data: object, *, source: str = "proposals") -> list[Proposal
     for i, item in enumerate(items):
         where = f"proposals[{i}]"
         if not isinstance(item, dict):
-            raise ProposalError(f"{source}: {where}: expected an object, got {_json_type(item)}")
+            raise ProposalError(f"{source}: {where}: expected an object, got {json_type(item)}")
         if "absence" in item and "citations" in item:
             raise ProposalError(
                 f"{source}: {where}: has both 'citations' and 'absence' (a proposal is one or the other)"
@@ -174,7 +172,7 @@ def parse_citations(data: object, *, source: str = "quotes") -> list[CitationReq
     """Validate a bare list of citations (`[{"quote", "section"?, "page"?, "near"?}, …]`); errors name
     the JSON path, e.g. "quotes[1].quote: field required"."""
     if not isinstance(data, list):
-        raise ProposalError(f"{source}: expected a list of quotes, got {_json_type(data)}")
+        raise ProposalError(f"{source}: expected a list of quotes, got {json_type(data)}")
     out: list[CitationRequest] = []
     for i, item in enumerate(data):
         citation = _plain_citation(item)
@@ -218,22 +216,6 @@ def _to_proposal(p: QuoteProposalIn | AbsenceProposalIn) -> Proposal:
             CitationRequest(quote=c.quote, section=c.section, page=c.page, near=c.near) for c in p.citations
         ),
     )
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 __all__ = ["CITATION_KEYS", "QUOTE_PROPOSAL_KEYS", "parse_citations", "parse_proposals"]

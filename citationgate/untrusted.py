@@ -62,3 +62,20 @@ def json_depth(value: object) -> int:
         if depth <= MAX_JSON_DEPTH:  # past the limit, the answer is already known
             stack.extend((c, depth + 1) for c in children)
     return deepest
+
+
+def json_type(value: object) -> str:
+    """How an error names a decoded JSON value's type: "null", "a boolean", "a number", "a string", …"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

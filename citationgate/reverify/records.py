@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 from citationgate.align import WordEdit
 from citationgate.audit import AuditEvent
 from citationgate.model import VerifiedQuote
+from citationgate.untrusted import json_type
 from ingest.errors import CitationGateError
 
 VERIFIED = "verified"
@@ -84,19 +85,19 @@ def parse_findings(data: object, *, source: str = "findings") -> list[dict[str, 
     Raises `FindingsError` naming the JSON path: "f.json: findings[1].citations[0].start: …".
     """
     if not isinstance(data, dict):
-        raise FindingsError(f'{source}: expected a JSON object {{"findings": [...]}}, got {_json_type(data)}')
+        raise FindingsError(f'{source}: expected a JSON object {{"findings": [...]}}, got {json_type(data)}')
     if "findings" not in data:
         raise FindingsError(
             f"{source}: findings: field required (expected the JSON that `verify` or `review` emit)"
         )
     items = data["findings"]
     if not isinstance(items, list):
-        raise FindingsError(f"{source}: findings: expected a list, got {_json_type(items)}")
+        raise FindingsError(f"{source}: findings: expected a list, got {json_type(items)}")
     out: list[dict[str, Any]] = []
     for i, item in enumerate(items):
         where = f"findings[{i}]"
         if not isinstance(item, dict):
-            raise FindingsError(f"{source}: {where}: expected an object, got {_json_type(item)}")
+            raise FindingsError(f"{source}: {where}: expected an object, got {json_type(item)}")
         try:
             parsed = _Finding.model_validate(item)
         except ValidationError as exc:
@@ -104,7 +105,7 @@ def parse_findings(data: object, *, source: str = "findings") -> list[dict[str, 
             path = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
             msg = "field required" if err["type"] == "missing" else str(err["msg"])
             if err["type"] != "missing":
-                msg = msg[:1].lower() + msg[1:] + f", got {_json_type(err.get('input'))}"
+                msg = msg[:1].lower() + msg[1:] + f", got {json_type(err.get('input'))}"
             raise FindingsError(f"{source}: {path}: {msg}") from None
         for k, c in enumerate(parsed.citations):
             if c.status == VERIFIED and (c.text is None or c.start is None or c.end is None):
@@ -117,13 +118,6 @@ def parse_findings(data: object, *, source: str = "findings") -> list[dict[str, 
                 )
         out.append(dict(item))
     return out
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number"}
-    if value is None:
-        return "null"
-    return names.get(type(value), "a number" if isinstance(value, float) else type(value).__name__)
 
 
 # ── values ──────────────────────────────────────────────────────────────────────────────────────
