@@ -115,7 +115,7 @@ class Alignment:
         b = self.map_offset(end, side="end")
         if unit is None or a is None or b is None:
             return None
-        inside = self.edits_between_old(start, end, strict=True)
+        inside = self.edits_between("old", start, end, strict=True)
         new_start, new_end = a[0], max(a[0], b[0])
         intact = a[1] and b[1] and not inside
         j = self.old_pair.get(unit.index)
@@ -147,31 +147,24 @@ class Alignment:
         self._deltas[unit.index] = delta
         return delta
 
-    def edits_between_old(self, start: int, end: int, *, strict: bool = False) -> list[WordEdit]:
-        """Word edits touching old `[start, end)`. `strict`: an insertion at either edge is outside."""
+    def edits_between(
+        self, text: Literal["old", "new"], start: int, end: int, *, strict: bool = False
+    ) -> list[WordEdit]:
+        """Word edits touching `[start, end)` of the `text` ("old" or "new") side. `strict`: an edit
+        that only adds words on the other side (an insertion, read on the old side; a deletion, on the
+        new) at either edge is outside."""
+        if text == "old":
+            starts, edits = self._edit_old_starts, self._edits_by_old
+        else:
+            starts, edits = self._edit_new_starts, self._edits_by_new
         out = []
-        i = bisect.bisect_left(self._edit_old_starts, start - 1)
-        i = max(0, i - 1)
-        edits = self._edits_by_old
+        i = max(0, bisect.bisect_left(starts, start - 1) - 1)
         for k in range(i, len(edits)):
             e = edits[k]
-            if e.old_start > end:
+            e_start, e_end = (e.old_start, e.old_end) if text == "old" else (e.new_start, e.new_end)
+            if e_start > end:
                 break
-            if _touches(e.old_start, e.old_end, start, end, strict=strict):
-                out.append(e)
-        return out
-
-    def edits_between_new(self, start: int, end: int, *, strict: bool = False) -> list[WordEdit]:
-        """Word edits touching new `[start, end)`. `strict`: a deletion at either edge is outside."""
-        out = []
-        i = bisect.bisect_left(self._edit_new_starts, start - 1)
-        i = max(0, i - 1)
-        edits = self._edits_by_new
-        for k in range(i, len(edits)):
-            e = edits[k]
-            if e.new_start > end:
-                break
-            if _touches(e.new_start, e.new_end, start, end, strict=strict):
+            if _touches(e_start, e_end, start, end, strict=strict):
                 out.append(e)
         return out
 

@@ -88,12 +88,12 @@ def _with_alignment(run: _Run, al: Alignment, c: OldCitation) -> CitationOutcome
     ns, ne, _ = _context_region(run.new_clauses, new_unit, anchor[0], anchor[1])
     around = {
         e
-        for e in run.old_edits(al, rs, re_)
+        for e in run.edits(al, "old", rs, re_)
         if not (c.start <= e.old_start and e.old_end <= c.end and not _at_edge(e.old_start, e.old_end, c))
     }
     around |= {
         e
-        for e in run.new_edits(al, ns, ne)
+        for e in run.edits(al, "new", ns, ne)
         if not (anchor[0] <= e.new_start and e.new_end <= anchor[1] and not _at_new_edge(e, anchor))
     }
     if around:

@@ -7,6 +7,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Literal
 
 from citationgate.align import Alignment, MappedSpan, Unit, WordEdit, segment
 from citationgate.audit import AuditEvent
@@ -77,20 +78,15 @@ class _Run:
     _words: dict[str, set[int]] | None = None
     _by_section: dict[str | None, list[int]] | None = None
     at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="microseconds"))
-    _old_edits: dict[tuple[int, int], list[WordEdit]] = field(default_factory=dict)
-    _new_edits: dict[tuple[int, int], list[WordEdit]] = field(default_factory=dict)
+    _edits: dict[tuple[str, int, int], list[WordEdit]] = field(default_factory=dict)
 
-    def old_edits(self, al: Alignment, start: int, end: int) -> list[WordEdit]:
-        key = (start, end)
-        if key not in self._old_edits:
-            self._old_edits[key] = al.edits_between_old(start, end, strict=True)
-        return self._old_edits[key]
-
-    def new_edits(self, al: Alignment, start: int, end: int) -> list[WordEdit]:
-        key = (start, end)
-        if key not in self._new_edits:
-            self._new_edits[key] = al.edits_between_new(start, end, strict=True)
-        return self._new_edits[key]
+    def edits(self, al: Alignment, text: Literal["old", "new"], start: int, end: int) -> list[WordEdit]:
+        """The alignment's word edits touching `[start, end)` of the `text` side, strict at the edges
+        (cached: a review's findings share their context regions)."""
+        key = (text, start, end)
+        if key not in self._edits:
+            self._edits[key] = al.edits_between(text, start, end, strict=True)
+        return self._edits[key]
 
     def old_index(self) -> QuoteIndex | None:
         if self._old_index is None and self.old is not None:
