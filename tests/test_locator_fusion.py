@@ -298,3 +298,37 @@ def test_eval_clauses_counts_an_unconfirmed_presence_apart(tmp_path: Path) -> No
     m = tally.report({"Cap on Liability": CUAD_MAP["Cap on Liability"]})["categories"]["Cap on Liability"]
     assert (m["unconfirmed_present"], m["unconfirmed_absent"], m["false_absence_rate"]) == (1, 1, 0.0)
     assert m["predicted_present"] == 0
+
+
+# --- the locator's pick inside a long passage is taken ------------------------------------------------
+
+# one sentence of well over `units.HARD` characters: the locator reads it as two or more units, and the
+# word that makes its head fire is only in the last of them, where no passage starts
+LONG_SENTENCE = (
+    "32. Control. "
+    + "the parties shall meet and confer and keep records and exchange reports and bear their own costs "
+    * 10
+    + "and where the zebra event occurs the other party may end this agreement on notice"
+    + ".\n"
+)
+
+
+def test_the_locators_pick_inside_a_long_passage_is_taken(tmp_path: Path) -> None:
+    """Where the rules find nothing and the locator's best unit is a later piece of one long sentence
+    (no passage starts inside it), the fusion takes that sentence as the clause — before, the pick held no
+    passage and was silently dropped, so the clause went unread."""
+    p = _long_contract(tmp_path)
+    text = p.read_text(encoding="utf-8").replace(PATTERN_ONLY_CAP.format(n=31), LONG_SENTENCE)
+    p.write_text(text, encoding="utf-8")
+    doc = load_document(p)
+    locator = load_locator(_one_word_locator(tmp_path, "Change of Control", "zebra"))
+    scan = locator.scan(doc)
+    best = scan.top("Change of Control", k=1)[0]
+    start = doc.text.index("32. Control.")
+    assert best.start > start  # the pick is not the sentence's first unit
+    pb = load_playbook("msa-customer")
+    rules = {o.rule: o for o in run_playbook(doc, pb, locator=False)}
+    assert rules["change_of_control"].outcome == "not_applicable"  # no wording of the rules' own
+    cc = {o.rule: o for o in run_playbook(doc, pb, locator=locator)}["change_of_control"]
+    assert cc.location is not None and cc.location.via == "locator"
+    assert cc.quotes and all(start <= q.start < q.end <= start + len(LONG_SENTENCE) for q in cc.quotes)

@@ -150,8 +150,11 @@ def _locator_region(
     # connection with a merger" is an assignment clause, however highly the locator rates it for change of
     # control)
     excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
-    within = list(ctx.passages.within(start, end))
-    inside = [i for i in within if not items[i].heading] or within
+    # the passages overlapping the unit: a unit cut from a long passage (`units.HARD`) holds no passage start
+    first = ctx.passages.index_at(start)
+    lo = first if items and items[first].start < end and items[first].end > start else first + 1
+    over = list(range(lo, max(lo, ctx.passages.within(start, end).stop)))
+    inside = [i for i in over if not items[i].heading] or over
     if not inside:
         return None
     col = scan.locator.column(category)
