@@ -104,6 +104,25 @@ _AFTER_TERM_BEFORE = re.compile(
     r"(?:the\s+)?$",
     re.IGNORECASE,
 )
+#: a warranty's period, given in the words that give the warranty: "X warrants that for a period of one (1)
+#: year from the Effective Date", "the warranty period shall be ninety (90) days" — not the agreement's term
+#: (the agreement or its term named after the warranty word gives the period back to the agreement)
+_WARRANTED = re.compile(
+    r"\b(?:warrant(?:s|ed|y|ies)|guarantee[sd]?)\b(?:(?!\b(?:agreement|contract|term)\b)[^.;])*$",
+    re.IGNORECASE,
+)
+#: "for one (1) year", "for a period of two (2) years": how long something lasts, not a time within which
+_SPAN_FOR = re.compile(
+    r"\b(?:for|during|throughout)\s+(?:a\s+(?:further\s+)?(?:period|term)\s+of\s+)?(?:at\s+least\s+|not\s+less\s+than\s+)?$",
+    re.IGNORECASE,
+)
+#: "within six (6) weeks of termination", "within 30 days of the expiry of this Agreement": counted from the
+#: end of the agreement
+_OF_THE_END = re.compile(
+    r"\s*\)?\s*of\s+(?:the\s+|any\s+|such\s+|its\s+)?(?:(?:effective\s+)?date\s+of\s+(?:the\s+|such\s+|any\s+)?)?"
+    r"(?:early\s+)?(?:termination|expiration|expiry|cessation)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_BREAK = re.compile(r"[.;]\s+(?=[A-Z(\d])")
 
 _MONTHS_PER = {"year": 12, "month": 1, "half a year": 6, "quarter": 3}
@@ -166,11 +185,33 @@ def duration_kind(text: str, start: int, end: int) -> str | None:
     before = text[max(0, start - 60) : start]
     if _INTEREST_YEAR.match(after) or _YEAR_OF.search(before):
         return "interest_year"
-    if _NOTICE_AFTER.match(after) or _NOTICE_BEFORE.search(before):
+    if _NOTICE_AFTER.match(after) or _NOTICE_BEFORE.search(before) or _notice_given_prior(text, start, end):
         return "notice"
     if _LOOKBACK_BEFORE.search(before) or (_LOOKBACK_OPEN.search(before) and _LOOKBACK_AFTER.match(after)):
         return "lookback"
     return None
+
+
+#: "gives notice to the contrary at least sixty (60) days prior thereto", "notifies the other in writing, at
+#: least thirty (30) days prior, of its intent": a notice word earlier in the sentence, the period held to a
+#: minimum ("at least", "not less than") and given before something ("prior", "in advance")
+_NOTICE_EARLIER = re.compile(
+    r"\b(?:notice|notif\w*)\b[^.;]{0,120}?(?:at\s+least|not\s+less\s+than|no\s+less\s+than|no\s+fewer\s+than"
+    r"|not\s+fewer\s+than|a\s+minimum\s+of|no\s+later\s+than|not\s+later\s+than)\s*$",
+    re.IGNORECASE,
+)
+_PRIOR_AFTER = re.compile(
+    r"\s*\)?\s*(?:['’]s?)?\s*(?:(?:or\s+more|calendar|business)\s+)?(?:prior|before|in\s+advance|ahead|beforehand)\b",
+    re.IGNORECASE,
+)
+
+
+def _notice_given_prior(text: str, start: int, end: int) -> bool:
+    """Is the period at `text[start:end]` how far ahead a notice named earlier in its sentence is given?"""
+    if not _PRIOR_AFTER.match(text, end):
+        return False
+    a = max((m.end() for m in _SENTENCE_BREAK.finditer(text, max(0, start - 200), start)), default=0)
+    return bool(_NOTICE_EARLIER.search(text[max(a, start - 200) : start]))
 
 
 def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str, *, cadence: bool = True) -> list[Hit]:
@@ -229,6 +270,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _SURVIVAL.search(_sentence(seg, h.start - base, h.end - base))
             and not _after_term(seg, h.start - base, h.end - base)
             and not _measures_something_else(seg, h.start - base)
+            and not _WARRANTED.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
         ]
     if kind in ("period", "term"):
         # "from year to year" is how a term renews, not how long the initial term lasts
@@ -236,6 +278,18 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
         if kind == "term":
             words = [w for w in words if not _SURVIVAL.search(_sentence(seg, w.start - base, w.end - base))]
         kept = sorted([*kept, *(w for w in words if not _overlaps(w, kept))], key=lambda h: h.start)
+    if kind == "deadline":
+        # a time to pay is counted from an invoice, a delivery, a month's end — not from the end of the
+        # agreement ("will pay, within thirty (30) days after the effective date of termination, all amounts
+        # owing"); and a span something lasts for ("shall keep for one (1) year proper records") is no
+        # deadline
+        kept = [
+            h
+            for h in kept
+            if not _after_term(seg, h.start - base, h.end - base)
+            and not _OF_THE_END.match(seg, h.end - base)
+            and not _SPAN_FOR.search(seg[max(0, h.start - base - 60) : h.start - base])
+        ]
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
     return kept

@@ -311,3 +311,140 @@ def test_the_agreements_own_date_still_dates_it(opening: str, value: str) -> Non
 def test_an_agreement_effective_on_signature_in_more_words(clause: str) -> None:
     """It takes effect when it is signed: its effective date is the date it is signed."""
     assert _extracted("3. Effective date. " + clause + "\n", "effective_date")["same_as_signing"] is True
+
+
+# ----------------------------------------------------------------------------- session 6: whose period it is
+
+
+def _kind(text: str, kind: str, unit: str) -> list[str]:
+    hits = durations_of_kind(find_durations(text, unit=unit), text, 0, kind, unit)
+    return [text[h.start : h.end] for h in hits]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quillon warrants that for a period of one (1) year from the Effective Date, the Widgets will "
+        "perform substantially in accordance with the Documentation.",
+        "The warranty period shall be twelve (12) months from delivery.",
+        "Supplier guarantees the repairs for two (2) years.",
+    ],
+)
+def test_a_warrantys_period_is_not_the_term(text: str) -> None:
+    assert _kind(text, "term", "months") == []
+    assert _kind(text, "period", "months") != []  # still the warranty's own period
+
+
+def test_the_agreement_named_after_a_warranty_word_keeps_its_term() -> None:
+    text = "Subject to the warranty in clause 5, this Agreement shall continue for three (3) years."
+    assert _kind(text, "term", "months") == ["three (3) years"]
+
+
+def test_a_term_given_in_an_exhibit_is_read_there_not_from_the_warranty() -> None:
+    """The term clause points elsewhere; the warranty's "one (1) year from the Effective Date" is no term."""
+    text = (
+        "4. Warranty. Supplier warrants that for a period of one (1) year from the Effective Date the "
+        "Software will perform substantially in accordance with the Documentation.\n\n"
+        "12. Term and Termination. This Agreement shall continue for the term set forth in Exhibit B.\n\n"
+        "EXHIBIT B\n\n5. Term. This Agreement shall have an initial term of three (3) years.\n"
+    )
+    assert _extracted(text, "expiration_date")["term_months"] == 36
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Upon any termination, the rights of the parties cease except: (a) Marrow will pay, within thirty "
+        "(30) days after the effective date of termination, all amounts owing to Quillon.",
+        "Marrow shall pay all accrued Fees within six (6) weeks of termination of this Agreement.",
+        "Licensee shall keep for one (1) year proper records of all Widgets sold and fees paid.",
+        "Marrow shall pay the retainer for a period of twelve (12) months.",
+    ],
+)
+def test_a_payment_on_termination_or_a_span_is_not_the_payment_term(text: str) -> None:
+    assert _kind(text, "deadline", "days") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Invoices are payable within thirty (30) days of receipt.", "thirty (30) days"),
+        (
+            "Customer shall pay each invoice forty-five (45) days after the invoice date.",
+            "forty-five (45) days",
+        ),
+        ("All sums are due net sixty (60) days from the end of the month.", "sixty (60) days"),
+    ],
+)
+def test_a_time_to_pay_an_invoice_is_still_the_payment_term(text: str, days: str) -> None:
+    assert _kind(text, "deadline", "days") == [days]
+
+
+def test_payment_on_termination_alone_states_no_payment_days() -> None:
+    text = (
+        "6. Fees. Customer shall pay the fees set out in Schedule 1.\n\n"
+        "11. Effect of Termination. Upon any termination, all rights and duties of the parties cease except: "
+        "(a) Customer will pay, within thirty (30) days after the effective date of termination, all amounts "
+        "owing to Supplier for Services completed.\n"
+    )
+    assert "payment_days" not in _extracted(text, "payment")
+
+
+# ----------------------------------------------------------------------------- session 6: notice given ahead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "days"),
+    [
+        (
+            "It will renew automatically for one-year terms unless either party gives notice to the contrary "
+            "at least 60 days prior thereto.",
+            60,
+        ),
+        (
+            "It will be automatically renewed for additional one-year periods unless either party notifies "
+            "the other in writing, at least thirty (30) days prior, of its intent not to renew.",
+            30,
+        ),
+        (
+            "It shall renew automatically for successive one (1) year terms unless either party gives "
+            "written notice of non-renewal not less than ninety (90) days in advance.",
+            90,
+        ),
+    ],
+)
+def test_a_renewal_notice_given_at_least_n_days_prior_is_the_notice(sentence: str, days: int) -> None:
+    values = _extracted("2. Term. The initial term is three (3) years. " + sentence + "\n", "auto_renewal")
+    assert values["renews_automatically"] is True
+    assert values["notice_days"] == days
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Supplier shall not hire any person employed by Customer within six (6) months prior to the hiring.",
+        "Each Party shall give notice of any claim; in the period at least 60 days prior, Quillon audits.",
+    ],
+)
+def test_a_lookback_or_a_period_without_a_notice_before_it_is_no_notice(text: str) -> None:
+    assert _kind(text, "notice", "days") == []
+
+
+# ----------------------------------------------------------------------------- session 6: more words
+
+
+def test_a_breach_that_continues_uncured_n_days_after_notice_has_that_cure_period() -> None:
+    text = (
+        "9. Termination. Either party may terminate this Agreement if the other party fails to perform any "
+        "material obligation and such failure continues uncured thirty (30) days following written notice "
+        "thereof.\n"
+    )
+    assert _extracted(text, "termination_for_cause")["cure_days"] == 30
+
+
+def test_a_licence_that_continues_perpetually_runs_until_terminated() -> None:
+    text = (
+        "4. Term. The licence granted hereunder shall continue perpetually unless terminated by either party "
+        "on sixty (60) days' written notice.\n"
+    )
+    assert _extracted(text, "expiration_date")["until_terminated"] is True
