@@ -10,8 +10,8 @@ Ranking:
   weight; words added by bridges (playbooks/bridges.yaml: plain and trade phrasings → contract vocabulary)
   score at `BRIDGE_WEIGHT`, so the asker's words always weigh more.
 - clause types (the default install): the question is mapped to the clause types it is about
-  (playbooks.locator.questions: bridges and a light packaged word embedding) and each unit is ranked by
-  the learned locator's probability that it is a clause of those types (playbooks.locator);
+  (playbooks.locator.questions: bridges, question frames and a light packaged word embedding) and each
+  unit is ranked by the learned locator's probability that it is a clause of those types (playbooks.locator);
 - meaning: a local sentence-embedding model when the `semantic` extra is installed (playbooks.semantic).
 - the rankings are merged by reciprocal rank fusion (they are not on comparable scales), with a small
   constant (`ASK_RRF_K`) so the top of each ranking stays decisive, and the clause-type ranking at twice the
@@ -84,6 +84,31 @@ NO_SEMANTIC_PENALTY = 8
 PHRASE_BOOST = 0.15
 #: Score factor for definition units when the question is not definitional.
 DEFINITION_FACTOR = 0.35
+#: Clause-type score factor for a unit that states an amount or a bound ("shall not exceed", "$500,000",
+#: "not less than") when the question asks for one ("what is the cap?", "the most we could recover"): of two
+#: passages the locator reads as the same type (a liability cap and the exclusion of indirect losses beside
+#: it), the one that answers "how much" comes first. Small: it reorders near-equals, never a weak passage
+#: over a strong one.
+AMOUNT_FACTOR = 1.1
+
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:how\s+(?:much|many)|most|maximum|max|minimum|least|cap|capped|ceiling|floor|limit|limited|"
+    r"upper\s+limit|up\s+to\s+what|what\s+(?:sum|amount|figure)|at\s+most|no\s+more\s+than)\b",
+    re.IGNORECASE,
+)
+#: ... unless it asks whether there is no bound at all (then the answer names what is left uncapped)
+_ASKS_NO_LIMIT = re.compile(
+    r"\b(?:no|without(?:\s+an?|\s+any)?)\s+(?:upper\s+)?(?:limit|cap|ceiling)\b|\bunlimited\b|\buncapped\b|"
+    r"\bnot\s+(?:capped|limited)\b|\bexclu\w*|\bexcept\w*|\bcarve",
+    re.IGNORECASE,
+)
+_STATES_AMOUNT = re.compile(
+    r"[$£€¥]\s?\d|\b\d[\d,.]*\s*(?:%|percent\b|per\s+cent\b|dollars\b|pounds\b|euros?\b|usd\b|gbp\b|eur\b)|"
+    r"\b(?:usd|gbp|eur|us\$)\s?\d|\bexceed(?:s|ing)?\b|\bin\s+excess\s+of\b|\bamount\s+equal\s+to\b|"
+    r"\blimited\s+to\b|\b(?:no|not)\s+(?:more|less|greater|fewer)\s+than\b|\bat\s+least\b|"
+    r"\b(?:minimum|maximum)\s+(?:of|amount|quantity|number|aggregate)\b|\bup\s+to\s+(?:a\s+maximum|\d|\$)",
+    re.IGNORECASE,
+)
 
 _DEFINITIONAL = re.compile(
     r"\b(?:what\s+(?:does|do|did)\b.*\bmean|meaning\s+of|definition|defined?|what\s+is\s+meant|"
@@ -158,6 +183,17 @@ def is_definitional(question: str) -> bool:
     return bool(_DEFINITIONAL.search(question))
 
 
+def asks_amount(question: str) -> bool:
+    """Does the question ask for an amount or a bound ("what is the cap?", "the most we can order"), and
+    not whether there is none ("is anything uncapped?")?"""
+    return bool(_ASKS_AMOUNT.search(question)) and not _ASKS_NO_LIMIT.search(question)
+
+
+def states_amount(text: str) -> bool:
+    """Does the passage state an amount or a bound (a sum, a percentage, "shall not exceed", "at least")?"""
+    return bool(_STATES_AMOUNT.search(text))
+
+
 @dataclass(slots=True)
 class _Index:
     units: list[Unit]
@@ -171,6 +207,7 @@ class _Index:
     doc_of: list[int] = field(default_factory=list)  # unit → index into docs
     type_scores: npt.NDArray[np.float32] | None = None  # unit × locator category (max over its passages)
     own_words: OwnWords | None = None  # the documents' names for themselves (playbooks.own_words)
+    amounts: npt.NDArray[np.bool_] | None = None  # unit → does it state an amount or a bound
 
 
 class ClauseRetriever:
@@ -302,6 +339,13 @@ class ClauseRetriever:
         asked = self.own_words().without(question)
         return self.clause_types.read(asked, (self.bridges if bridges is None else bridges).fire(asked))
 
+    def _amounts(self) -> npt.NDArray[np.bool_]:
+        """Which units state an amount or a bound (`states_amount`), computed once."""
+        idx = self._index
+        if idx.amounts is None:
+            idx.amounts = np.array([states_amount(t) for t in idx.texts], dtype=bool)
+        return idx.amounts
+
     def clause_type_scores(self, types: Sequence[ClauseType]) -> npt.NDArray[np.float64]:
         """Σ over the question's clause types of weight × the unit's locator probability for the type."""
         scores = self._type_scores()
@@ -386,8 +430,12 @@ class ClauseRetriever:
         type_sim: npt.NDArray[np.float64] | None = None
         type_rank: dict[int, int] = {}
         type_weight = 0.0
+        amounts: npt.NDArray[np.bool_] | None = None
         if types:
             type_sim = self.clause_type_scores(types)
+            if asks_amount(question):
+                amounts = self._amounts()
+                type_sim = np.where(amounts, type_sim * AMOUNT_FACTOR, type_sim)
             type_adj = np.where(down, type_sim * DEFINITION_FACTOR, type_sim)
             order_type = [int(i) for i in np.argsort(-type_adj, kind="stable")]
             type_rank = {i: r for r, i in enumerate(order_type, start=1)}
@@ -420,6 +468,7 @@ class ClauseRetriever:
                     type_score=None if type_sim is None else float(type_sim[i]),
                     type_rank=type_rank.get(i),
                     type_weight=type_weight,
+                    amount=amounts is not None and bool(amounts[i]),
                     confidence=reading.confidence,
                     set_aside=set_aside,
                     fused=len(rankings) > 1,
@@ -446,6 +495,7 @@ class ClauseRetriever:
         type_score: float | None = None,
         type_rank: int | None = None,
         type_weight: float = 0.0,
+        amount: bool = False,
         confidence: float = 1.0,
         set_aside: Sequence[str] = (),
         fused: bool = False,
@@ -496,15 +546,22 @@ class ClauseRetriever:
             points = round(20 * min(1.0, max(0.0, type_score)))
             breakdown["meaning"] = max(breakdown.get("meaning", 0), points)
             named = ", ".join(f"'{t.category}' {t.weight:.2f}" for t in types)
+            framed = [f"'{f}'" for t in types for f in t.frames]
             why.append(
                 f"clause type: rank {type_rank} (locator {self.locator.version}: {type_score:.2f} for "
                 f"{named}; question read by {self.clause_types.name}, confidence {confidence:.2f}"
+                + (f", frames {', '.join(framed)}" if framed else "")
                 + (
                     f", without the document's own words {', '.join(repr(w) for w in set_aside)})"
                     if set_aside
                     else ")"
                 )
             )
+            if amount:
+                why.append(
+                    "states an amount or a bound, and the question asks for one: "
+                    f"clause type ×{AMOUNT_FACTOR:g}"
+                )
             meaning_rank = min(meaning_rank or type_rank or 10**9, type_rank or 10**9)
         if "meaning" in breakdown:
             if kw_rank is not None and meaning_rank is not None and kw >= 0.3 * top_kw:

@@ -261,9 +261,9 @@ def test_is_definitional(question: str, definitional: bool) -> None:
 def test_definitions_ranked_down_unless_asked(msa: Document) -> None:
     """A definition loses to the operative clause, except when the question asks what a term means."""
     r = ClauseRetriever(msa, semantic=None)
-    operative = r.search("can they assign to an Affiliate?", top=3)
+    operative = r.search("can they assign to an Affiliate?", top=10)
     assert "assign this Agreement to an Affiliate" in operative[0].text
-    down = [h for h in operative if '"Affiliate" means' in h.text]
+    down = [h for h in operative if '"Affiliate" means' in h.text]  # below the top 3 once read as assignment
     assert down and down[0].breakdown["definition ranked down"] == -15
     meaning = r.search("what does Affiliate mean?", top=3)
     assert '"Affiliate" means' in meaning[0].text

@@ -1,10 +1,14 @@
 """From a plain-language question to the clause types it is about.
 
-Two signals, both local: the bridges that fire for the question (playbooks/bridges.yaml: everyday and
-trade phrasings; each bridge that names a clause type votes for it) and the meaning of the question
-against short plain descriptions of each clause type (`clause_types.yaml`), measured with a light static
-word-embedding model whose weights ship in its own wheel (`wordllama`, MIT; loaded from the installed
-package with downloads disabled). Without that package the bridges alone decide.
+Three signals, all local: the bridges that fire for the question (playbooks/bridges.yaml: everyday and
+trade phrasings; each bridge that names a clause type votes for it); the question frames that fire
+(`question_frames.yaml`: a clause type asked about through a combination of ordinary words — "the most"
+with "pay" is a liability cap, "the most" with "order" a volume limit, "how long" with "free of faults" a
+warranty period — each frame votes for its type, more the more word classes it needs, so the more
+specific reading wins); and the meaning of the question against short plain descriptions of each clause
+type (`clause_types.yaml`), measured with a light static word-embedding model whose weights ship in its
+own wheel (`wordllama`, MIT; loaded from the installed package with downloads disabled). Without that
+package the bridges and frames alone decide.
 
 A reading also says how confident it is (`Reading.confidence`): weak when its best type scores less than one
 bridge's vote, or when the types it keeps stand less than `MARGIN` clear of the best type it leaves out (the
@@ -24,12 +28,21 @@ from typing import Any
 import numpy as np
 import yaml
 
-from playbooks.bridges import FiredBridge
+from playbooks.bridges import Bridge, FiredBridge, _content_stems
 from playbooks.locator.categories import CATEGORIES
 
-__all__ = ["BRIDGE_CATEGORIES", "ClauseType", "QuestionTypes", "Reading", "load_question_types"]
+__all__ = [
+    "BRIDGE_CATEGORIES",
+    "ClauseType",
+    "Frame",
+    "QuestionTypes",
+    "Reading",
+    "load_frames",
+    "load_question_types",
+]
 
 TYPES_FILE = Path(__file__).with_name("clause_types.yaml")
+FRAMES_FILE = Path(__file__).with_name("question_frames.yaml")
 
 #: bridge name → the clause type it speaks to (bridges about other things — payment, notices — vote for none)
 BRIDGE_CATEGORIES: Mapping[str, str] = {
@@ -75,8 +88,57 @@ BRIDGE_CATEGORIES: Mapping[str, str] = {
 }
 #: a fired bridge counts as this much similarity for its clause type
 BRIDGE_VOTE = 0.3
+#: a fired frame counts as this much similarity per word class it needs (at least two: a frame of one class
+#: is kept for words that name the subject outright, "taken over", "roll over"), so a frame outweighs one
+#: bridge and a frame of three classes outweighs one of two
+FRAME_VOTE = 0.3
 #: clause types within this much similarity of the best one are kept (at most `k`)
 MARGIN = 0.08
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Frame:
+    """A clause type asked about through a combination of words: a word of every class in `all`, none of
+    any class in `none` (each class a `Bridge` with no `means`, matched like a bridge's `when`)."""
+
+    name: str
+    category: str
+    all: tuple[Bridge, ...]
+    none: tuple[Bridge, ...] = ()
+
+    @property
+    def vote(self) -> float:
+        return FRAME_VOTE * max(2, len(self.all))
+
+    def fires(self, stems: Sequence[str]) -> bool:
+        return all(c.trigger(stems) is not None for c in self.all) and not any(
+            c.trigger(stems) is not None for c in self.none
+        )
+
+
+def load_frames(path: Path = FRAMES_FILE) -> tuple[Frame, ...]:
+    """The question frames of `path` (`classes:` name → phrases; `frames:` a list of {type, all, none})."""
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    classes = {
+        name: Bridge(name=name, when=tuple(str(p) for p in phrases), means=())
+        for name, phrases in raw["classes"].items()
+    }
+    frames = []
+    for n, f in enumerate(raw["frames"], start=1):
+        if f["type"] not in CATEGORIES:
+            raise ValueError(f"{path.name}: frame {n}: unknown clause type {f['type']!r}")
+        unknown = [c for c in (*f["all"], *f.get("none", ())) if c not in classes]
+        if unknown:
+            raise ValueError(f"{path.name}: frame {n}: unknown word class {unknown[0]!r}")
+        frames.append(
+            Frame(
+                name="+".join(f["all"]),
+                category=f["type"],
+                all=tuple(classes[c] for c in f["all"]),
+                none=tuple(classes[c] for c in f.get("none", ())),
+            )
+        )
+    return tuple(frames)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,6 +147,7 @@ class ClauseType:
     weight: float  # share of the question's meaning, summing to 1 over the types returned
     similarity: float  # the best similarity of the question to the type's descriptions (plus bridge votes)
     bridges: tuple[str, ...] = ()  # the bridges that voted for it
+    frames: tuple[str, ...] = ()  # the question frames that voted for it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,9 +163,17 @@ class Reading:
 class QuestionTypes:
     """Maps questions to clause types: `types(question, fired)` → the few most likely, weighted."""
 
-    def __init__(self, embedder: Any | None, descriptions: Mapping[str, Sequence[str]]) -> None:
+    def __init__(
+        self,
+        embedder: Any | None,
+        descriptions: Mapping[str, Sequence[str]],
+        frames: Sequence[Frame] = (),
+    ) -> None:
         self.embedder = embedder
+        self.frames = tuple(frames)
         self.name = "wordllama l2_supercat_256 (local)" if embedder is not None else "bridges only"
+        if self.frames:
+            self.name += " + question frames"
         self._rows: list[str] = []
         phrases: list[str] = []
         for cat, lines in descriptions.items():
@@ -110,8 +181,11 @@ class QuestionTypes:
                 self._rows.append(cat)
                 phrases.append(f"{cat}: {line}")
         #: the words that describe clause types (descriptions, category names): never a document's own name
+        frame_words = [p for f in self.frames for c in (*f.all, *f.none) for p in c.when]
         self.vocabulary = frozenset(
-            w.lower() for text in (*phrases, *CATEGORIES) for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
+            w.lower()
+            for text in (*phrases, *CATEGORIES, *frame_words)
+            for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
         )
         self._matrix = self._embed(phrases) if embedder is not None else None
 
@@ -138,6 +212,14 @@ class QuestionTypes:
                 votes.setdefault(voted, []).append(fb.bridge.name)
         for cat, names in votes.items():
             sim[cat] = sim.get(cat, 0.0) + BRIDGE_VOTE * len(names)
+        framed: dict[str, list[Frame]] = {}
+        if self.frames:
+            stems = _content_stems(question)
+            for frame in self.frames:
+                if frame.fires(stems):
+                    framed.setdefault(frame.category, []).append(frame)
+        for cat, fs in framed.items():  # the type's most specific frame counts, once
+            sim[cat] = sim.get(cat, 0.0) + max(f.vote for f in fs)
         if not sim:
             return Reading(types=(), confidence=0.0)
         ranked = sorted(sim.items(), key=lambda kv: -kv[1])
@@ -150,7 +232,13 @@ class QuestionTypes:
         lead = (best - ranked[len(kept)][1]) / MARGIN if len(ranked) > len(kept) else 1.0
         return Reading(
             types=tuple(
-                ClauseType(category=c, weight=float(x), similarity=s, bridges=tuple(votes.get(c, ())))
+                ClauseType(
+                    category=c,
+                    weight=float(x),
+                    similarity=s,
+                    bridges=tuple(votes.get(c, ())),
+                    frames=tuple(f.name for f in sorted(framed.get(c, ()), key=lambda f: -f.vote)),
+                )
                 for (c, s), x in zip(kept, w, strict=True)
             ),
             confidence=max(0.0, min(1.0, best / BRIDGE_VOTE, lead)),
@@ -174,14 +262,16 @@ def _wordllama() -> Any | None:
 
 
 _lock = threading.Lock()
-_cache: dict[bool, QuestionTypes] = {}
+_cache: dict[tuple[bool, bool], QuestionTypes] = {}
 
 
-def load_question_types(*, embedding: bool = True) -> QuestionTypes:
-    """The shipped question → clause-type mapper (read once). `embedding=False`: bridges alone."""
+def load_question_types(*, embedding: bool = True, frames: bool = True) -> QuestionTypes:
+    """The shipped question → clause-type mapper (read once). `embedding=False`: bridges and frames alone;
+    `frames=False`: without the question frames."""
     with _lock:
-        if embedding not in _cache:
+        if (embedding, frames) not in _cache:
             raw = yaml.safe_load(TYPES_FILE.read_text(encoding="utf-8"))
             descriptions = {c: list(raw[c]) for c in CATEGORIES if c in raw}
-            _cache[embedding] = QuestionTypes(_wordllama() if embedding else None, descriptions)
-        return _cache[embedding]
+            embedder = _wordllama() if embedding else None
+            _cache[embedding, frames] = QuestionTypes(embedder, descriptions, load_frames() if frames else ())
+        return _cache[embedding, frames]
