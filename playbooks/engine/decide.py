@@ -244,10 +244,100 @@ def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], u
     return True
 
 
-#: a word of a pattern's own literal text ("terminat", "destroy", "credits"), not of a class or escape
-_LITERAL_WORD = re.compile(r"[a-z]{5,}")
-_CLASS_OR_ESCAPE = re.compile(r"\[(?:\\.|[^\]])*\]|\\[a-zA-Z]|\(\?[^:)]*[:)]|\{[^}]*\}")
-#: five-letter stems so common in contracts that they say nothing of what a clause is about
+#: a quantifier that makes the atom before it optional ("s?", "\\w*", "[^.]{0,80}")
+_QUANT_OPTIONAL = re.compile(r"\?|\*|\{0,?\d*\}")
+
+
+def _pattern_words(pattern: str) -> frozenset[str]:
+    """The whole words of a pattern's literal text, each as written from its first letter ("terminat" of
+    `terminat\\w*`, "consent", "continue" of `continues?`): a run of letters counts only where a word starts
+    in the text the pattern matches, never a fragment after a class or a group ("ation" of
+    `authori[sz]ation` or `termin(?:ate|ation)`), and a letter the pattern makes optional is left off."""
+    p = pattern.lower()
+    words: set[str] = set()
+    letterish = False  # whether the text matched just before here can end in a letter
+    stack: list[tuple[bool, bool, list[bool]]] = []  # per open group: state at open, lookaround, ends
+    before = False  # the state before the last atom (for a quantifier that makes it optional)
+    gap = False  # the last atom is a gap between words ("[^.]{0,80}", "\\s*"): the word after it starts anew
+    run, run_start = "", False
+    i = 0
+
+    def end_run() -> None:
+        nonlocal run
+        if run and run_start and len(run) >= 5:
+            words.add(run)
+        run = ""
+
+    while i < len(p):
+        c = p[i]
+        if c.isalpha() and "a" <= c <= "z":
+            if not run:
+                run_start = not letterish
+            before, letterish, gap = letterish, True, False
+            nxt = p[i + 1 : i + 8]
+            if _QUANT_OPTIONAL.match(nxt):  # "s?" — the letter is optional: the word ends before it
+                end_run()
+            else:
+                run += c
+            i += 1
+            continue
+        end_run()
+        if c == "\\" and i + 1 < len(p):
+            before, letterish = letterish, p[i + 1] == "w"
+            gap = p[i + 1] in "swb"
+            i += 2
+        elif c == "[":
+            j = i + 1
+            negated = p[j : j + 1] == "^"
+            while j < len(p) and p[j] != "]":
+                j += 2 if p[j] == "\\" else 1
+            body = p[i + 1 : j]
+            before, letterish = letterish, not negated and bool(re.search(r"[a-z]", re.sub(r"\\.", "", body)))
+            gap = negated
+            i = j + 1
+        elif c == "(":
+            gap = False
+            look = p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
+            m = re.match(r"\((?:\?(?:P<\w+>|<=|<!|[=!:]|[a-z]+[:)]))?", p[i:])
+            stack.append((letterish, look, []))
+            i += len(m.group(0)) if m else 1
+        elif c == "|":
+            if stack:
+                stack[-1][2].append(letterish)
+                letterish = stack[-1][0]
+            else:
+                letterish = False
+            i += 1
+        elif c == ")":
+            gap = False
+            if stack:
+                at_open, look, ends = stack.pop()
+                ends.append(letterish)
+                before = at_open
+                letterish = at_open if look else any(ends)
+            i += 1
+        elif q := _QUANT_OPTIONAL.match(p, i):
+            letterish = letterish or (before and not gap)
+            i = q.end()
+            if p[i : i + 1] in ("?", "+"):
+                i += 1
+        elif c == "{":
+            j = p.find("}", i)
+            i = j + 1 if j != -1 else i + 1
+            if p[i : i + 1] in ("?", "+"):
+                i += 1
+        elif c == "+":
+            i += 1
+            if p[i : i + 1] in ("?", "+"):
+                i += 1
+        else:
+            before, letterish, gap = letterish, False, c == " "
+            i += 1
+    end_run()
+    return frozenset(words)
+
+
+#: words so common in contracts that they say nothing of what a clause is about (by their first five letters)
 _COMMON_STEMS = frozenset(
     {
         "infor", "confi", "propr", "agree", "parti", "party", "shall", "perio", "notic", "writt", "withi",
@@ -258,32 +348,41 @@ _COMMON_STEMS = frozenset(
 )  # fmt: skip
 
 
-def _topic_stems(f: CompiledField) -> frozenset[str]:
-    """The stems a yes/no field's "yes" words are made of, the ones most of its patterns share ("termi" of
-    "terminat…" for a right to terminate; "retur", "destr" for returning information)."""
+def _topic_words(f: CompiledField, clause: CompiledClause | None = None) -> frozenset[str]:
+    """The words a yes/no field's "yes" patterns are made of, the ones most of its patterns share
+    ("terminat" of `terminat\\w*` for a right to terminate; "return", "destroy" for returning information),
+    each as a whole word of the pattern (the shortest form the patterns write it in). The words of the
+    clause's own headings ("force majeure" for a force majeure clause's termination right) are left out where
+    two others remain: every such clause uses them, whether or not it states the field."""
     pats = f.spec.true_if
-    words = [
-        {w[:5] for w in _LITERAL_WORD.findall(_CLASS_OR_ESCAPE.sub(" ", p.lower()))} - _COMMON_STEMS
-        for p in pats
-    ]
+    per = [{w for w in _pattern_words(p) if w[:5] not in _COMMON_STEMS} for p in pats]
     need = max(1, (len(pats) + 1) // 2)
-    return (
-        frozenset(w for w in set().union(*words) if sum(w in ws for ws in words) >= need)
-        if words
-        else frozenset()
-    )
+    stems: dict[str, list[str]] = {}
+    for ws in per:
+        for st in {w[:5] for w in ws}:
+            stems.setdefault(st, []).append(min((w for w in ws if w[:5] == st), key=len))
+    words = frozenset(min(forms, key=len) for forms in stems.values() if len(forms) >= need)
+    heads = {
+        w[:5] for h in (clause.model.locate.headings if clause is not None else ()) for w in h.lower().split()
+    }
+    # the words of the clause's own headings are no sign of the field, where two others remain to check
+    rest = frozenset(w for w in words if w[:5] not in heads)
+    return rest if len(rest) >= 2 else words
 
 
-def _speaks_of(ctx: _Context, region: _Region | None, f: CompiledField) -> bool:
-    """Whether the located clause itself uses the words a field's "yes" is made of (so its silence on the
-    field is not the contract's: its words say something the patterns did not read)."""
-    stems = _topic_stems(f)
-    if region is None or not stems:
+def _speaks_of(
+    ctx: _Context, region: _Region | None, f: CompiledField, clause: CompiledClause | None
+) -> bool:
+    """Whether the located clause itself uses the words a field's "yes" is made of, each as the start of a
+    word of its text (so its silence on the field is not the contract's: its words say something the patterns
+    did not read)."""
+    words = _topic_words(f, clause)
+    if region is None or not words:
         return False
     items = ctx.passages.items
     body = " ".join(ctx.text[items[i].start : items[i].end] for i in region.passages).lower()
     # two of them: one word alone ("continues", "renew") is as often the clause saying something else
-    return sum(1 for st in stems if re.search(r"\b" + re.escape(st), body)) >= min(2, len(stems))
+    return sum(1 for w in words if re.search(r"\b" + re.escape(w), body)) >= min(2, len(words))
 
 
 def _unstated(
@@ -328,7 +427,7 @@ def _unread(
         and n not in unstated
         and (v := values.get(n)) is not None
         and v.inferred
-        and _speaks_of(ctx, region, bools[n])
+        and _speaks_of(ctx, region, bools[n], clause)
     ]
 
 
