@@ -21,6 +21,7 @@ BOTH = "both"
 # "either party", "each of the parties", "the other party" (the one not in breach: either, as the case may be)
 _EITHER = re.compile(
     r"\b(?:either|each|any|both)\s+(?:of\s+the\s+)?part(?:y|ies)\b"
+    r"|\b(?:either|both)\s+(?:of\s+the\s+)?compan(?:y|ies)\b"
     r"|\b(?:the\s+)?(?:other|non-?\s?breaching|non-?\s?defaulting|aggrieved|non-?\s?affected|terminating)\s+party\b"
     r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b|\bthe\s+parties\b",
     re.IGNORECASE,
@@ -194,11 +195,34 @@ def find_holders(
                     others.append(HolderHit(side=side, start=base + start, end=base + m.end(), other=why))
                 continue
             out.append(HolderHit(side=side, start=base + start, end=base + max(m.end(), at + 1)))
+            if where == "after":
+                out.extend(_inline_limbs(seg, m.end(), stop.start() if stop else len(seg), base, us, them))
     if listed and _passive_lead_in(rx).search(seg):
         out.extend(
             _limb_holders(listed, len(seg), base, us=us, them=them, unless=unless, near=near, others=others)
         )
     return sorted(out, key=lambda h: h.start)
+
+
+#: a later lettered limb of one passive sentence that opens with its own agent: "… shall be terminable (a)
+#: by the Licensor … or (b) by the Licensee …"
+_INLINE_LIMB_BY = re.compile(
+    r"(?:[,;]\s*|\s)(?:(?:or|and)\s+)?\(\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*\)\s+by\s+", re.IGNORECASE
+)
+
+
+def _inline_limbs(
+    seg: str, after: int, stop: int, base: int, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
+) -> list[HolderHit]:
+    """The holders the later lettered limbs of a passive right name in the same sentence (the first limb's
+    agent is the trigger's own). The right's words are the sentence's, already judged by the caller."""
+    out: list[HolderHit] = []
+    for m in _INLINE_LIMB_BY.finditer(seg, after, stop):
+        subject = _subject_after(seg, m.end(), us, them)
+        if subject is not None:
+            at, side = subject
+            out.append(HolderHit(side=side, start=base + m.start(), end=base + max(m.end(), at + 1)))
+    return out
 
 
 def _limb_holders(

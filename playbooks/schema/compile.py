@@ -37,6 +37,7 @@ UNBOUND_ROLES: Mapping[str, str] = {
 #: warrants", "shall permit the other Party to inspect"): what it says holds of us and of them alike
 MUTUAL_PARTY = (
     r"(?:\b(?:either|each|any)\s+(?:of\s+the\s+)?part(?:y|ies)(?!\s+(?:hereto\s+)?other\s+than)"
+    r"|\b(?:either|both)\s+(?:of\s+the\s+)?(?:part(?:y|ies)|compan(?:y|ies))\b"
     r"|\ba\s+party(?!\s+to\b)|\bthe\s+other\s+party)"
 )
 #: where `{us}`/`{them}` also stand for a mutual subject: where the words say something holds of a side
