@@ -5,7 +5,13 @@ share of a full review.
 
 Contracts: the first `--contracts` CUAD texts under `--data` when present, else the generated 50-page MSA
 of benchmarks/review.py. Baseline, measured in the same run: the same review with the rules alone
-(`review(..., locator=False)`); the locator's share is (fused − rules) / fused. Goal: ≤ 20 %.
+(`review(..., locator=False)`), and the ratio fused / rules.
+
+The locator's share of a review (goal ≤ 20 %) is measured directly: the CPU time spent inside the
+locator's own calls (`Locator.scan_text` and `Locator.score`, outermost call only) during the fused reviews,
+over those reviews' CPU time. CPU time (`time.process_time`), not wall time, so a busy shared machine does
+not move it much. The difference (fused − rules) / fused is printed too, but it is not the locator's cost: a
+fused review also makes fewer or other absence searches than the rules alone, so it can even be negative.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -45,10 +53,43 @@ def _documents(data: Path, n: int) -> list[Document]:
 def _median(fn: object, repeat: int) -> float:
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()  # type: ignore[operator]
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return statistics.median(times)
+
+
+class _InLocator:
+    """CPU seconds spent inside the locator's own calls (the outermost of nested ones), while installed."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._depth = 0
+        self._saved: dict[str, Any] = {}
+
+    def __enter__(self) -> _InLocator:
+        for name in ("scan_text", "score"):
+            original = getattr(Locator, name)
+            self._saved[name] = original
+            setattr(Locator, name, self._timed(original))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name, original in self._saved.items():
+            setattr(Locator, name, original)
+
+    def _timed(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self._depth += 1
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.seconds += time.process_time() - t0
+
+        return timed
 
 
 def main() -> None:
@@ -85,16 +126,25 @@ def main() -> None:
 
     scan = _median(scan_all, args.repeat) / len(docs)
     rules = _median(rules_reviews, args.repeat) / len(docs)
-    fused = _median(fused_reviews, args.repeat) / len(docs)
-    share = (fused - rules) / fused if fused else 0.0
-    print(f"{len(docs)} contracts, {chars / len(docs):,.0f} characters each on average")
+    with _InLocator() as inside:
+        fused_total = 0.0
+        for _ in range(args.repeat):
+            t0 = time.process_time()
+            fused_reviews()
+            fused_total += time.process_time() - t0
+    fused = fused_total / args.repeat / len(docs)
+    in_locator = inside.seconds / args.repeat / len(docs)
+    share = in_locator / fused if fused else 0.0
+    print(f"{len(docs)} contracts, {chars / len(docs):,.0f} characters each on average (CPU time)")
     print(f"  locator scan alone                     {scan * 1000:8.1f} ms per contract")
     print(f"  baseline: review with the rules alone   {rules * 1000:8.1f} ms per contract")
     print(f"  review fused with the locator           {fused * 1000:8.1f} ms per contract")
+    print(f"    of which inside the locator's calls   {in_locator * 1000:8.1f} ms per contract")
     verdict = "within" if share <= GOAL_SHARE else "OVER"
     print(
-        f"  ratio fused/rules {fused / rules:.2f}x; the locator's share of a review {share:.0%} "
-        f"({verdict} the {GOAL_SHARE:.0%} goal)"
+        f"  ratio fused/rules {fused / rules:.2f}x (difference {(fused - rules) / fused:+.0%} of a fused "
+        f"review, not the locator's cost); the locator's share of a review {share:.0%} ({verdict} the "
+        f"{GOAL_SHARE:.0%} goal)"
     )
 
 
