@@ -515,3 +515,48 @@ def test_disclosure_barred_except_to_enumerated_representatives_lets_them_in() -
     )
     o = _rule(text, "sharing_third_parties")
     assert o.outcome == "standard" and _value(o, "representatives_allowed") is True
+
+
+# ------------------------------------------------------------------ a ban whose exception lists the people we
+_BAN_WITH_EXCEPTION = (
+    "1. Secrecy. The Purchaser shall hold the Confidential Information in strict confidence and shall not "
+    "disclose it to, or copy any of it for the use of, any person or firm other than the Purchaser's "
+    "officers, "
+    "employees, accountants and legal advisers who are directly engaged in the assessment of the Site, and "
+    "then "
+    "only to the extent reasonably necessary for that assessment.\n\n"
+    "2. Exceptions. The following shall not constitute Confidential Information: (a) information that "
+    "becomes "
+    "public other than through a disclosure by the Purchaser or its officers, employees or agents; and (b) "
+    "information the Purchaser already held.\n"
+)
+
+
+def test_advisers_named_in_the_exception_to_a_ban_may_be_told() -> None:
+    # "not disclose … to any person other than [our officers, employees and advisers]" is a permission to tell
+    # the advisers, read in the ban itself — never in the exclusions, whose "disclosure by … its agents" only
+    # says whose disclosure would not count
+    o = _rule(_BAN_WITH_EXCEPTION, "sharing_third_parties")
+    assert (o.outcome, _value(o, "advisers_allowed")) == ("standard", True)
+    assert "other than the Purchaser" in _quoted(o) and "shall not constitute" not in _quoted(o)
+
+
+def test_people_directly_engaged_and_only_as_far_as_needed_is_need_to_know() -> None:
+    o = _rule(_BAN_WITH_EXCEPTION, "sharing_employees")
+    assert (o.outcome, _value(o, "need_to_know")) == ("standard", True)
+
+
+def test_a_disclosure_only_as_far_as_the_law_requires_is_no_need_to_know_test() -> None:
+    text = (
+        "3. The Recipient may disclose Confidential Information to its employees. It may disclose "
+        "Confidential "
+        "Information to a court only to the extent necessary to comply with the court's order.\n"
+    )
+    o = _rule(text, "sharing_employees")
+    assert _value(o, "need_to_know") is not True
+
+
+def test_copies_only_for_the_people_we_may_tell_are_copies_for_the_purpose() -> None:
+    # the copying ban has the same exception as the disclosure ban: copying is not "not found"
+    o = _rule(_BAN_WITH_EXCEPTION, "copies")
+    assert (o.outcome, _value(o, "copying")) == ("standard", "permitted_for_purpose")
