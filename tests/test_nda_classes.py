@@ -560,3 +560,25 @@ def test_copies_only_for_the_people_we_may_tell_are_copies_for_the_purpose() -> 
     # the copying ban has the same exception as the disclosure ban: copying is not "not found"
     o = _rule(_BAN_WITH_EXCEPTION, "copies")
     assert (o.outcome, _value(o, "copying")) == ("standard", "permitted_for_purpose")
+
+
+# ------------------------------------------------------------------ the terms one acts under are not the term
+def test_information_subject_to_the_terms_of_the_agreement_is_no_confidential_agreement() -> None:
+    text = (
+        "All papers, figures and other agreements about the Site handed to the Purchaser (the Confidential "
+        "Information) shall be subject to the terms of this Agreement\n"
+        "The Purchaser accepts that the Confidential Information is strictly confidential.\n\n"
+        "2. The Purchaser shall tell its advisers of the terms and conditions of this Agreement and shall "
+        "make "
+        "them comply with these confidentiality provisions.\n\n"
+        "3. The Purchaser shall not issue any press statement or public announcement about the Site or this "
+        "Agreement.\n"
+    )
+    o = _rule(text, "agreement_confidential")
+    assert o.outcome == "standard"
+    assert "public announcement" in _quoted(o) and "subject to the terms" not in _quoted(o)
+
+
+def test_the_terms_of_the_agreement_kept_confidential_are_still_found() -> None:
+    text = "5. The terms and conditions of this Agreement shall be kept confidential by both parties.\n"
+    assert _rule(text, "agreement_confidential").outcome == "standard"
