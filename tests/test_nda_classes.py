@@ -582,3 +582,31 @@ def test_information_subject_to_the_terms_of_the_agreement_is_no_confidential_ag
 def test_the_terms_of_the_agreement_kept_confidential_are_still_found() -> None:
     text = "5. The terms and conditions of this Agreement shall be kept confidential by both parties.\n"
     assert _rule(text, "agreement_confidential").outcome == "standard"
+
+
+# ------------------------------------------------------------------ survival: perpetual duties, returns, list
+def test_a_duty_kept_permanently_is_not_a_missing_survival_clause() -> None:
+    text = (
+        "1. The Purchaser shall keep the Confidential Information permanently and strictly confidential.\n\n"
+        "2. This letter is governed by the laws of Ontario.\n"
+    )
+    s = _rule(text, "survival")
+    assert s.outcome == "standard" and "permanently" in _quoted(s)
+
+
+def test_survival_of_listed_sections_only_is_for_the_reader_to_check() -> None:
+    # whether the duty of confidence is among the numbered sections is not read: the finding names them
+    text = (
+        "9. This Agreement terminates two years after the Effective Date; provided that Sections 3, 6 and 8 "
+        "through 11 shall survive any termination of this Agreement.\n"
+    )
+    s = _rule(text, "survival")
+    assert s.outcome == "needs_review"
+    assert _value(s, "only_sections_survive") == "Sections 3, 6 and 8 through 11"
+
+
+def test_survival_of_the_agreements_obligations_is_standard() -> None:
+    text = (
+        "9. The Recipient's obligations under this Agreement shall survive its termination for three years.\n"
+    )
+    assert _rule(text, "survival").outcome == "standard"
