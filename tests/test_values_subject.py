@@ -448,3 +448,67 @@ def test_a_licence_that_continues_perpetually_runs_until_terminated() -> None:
         "on sixty (60) days' written notice.\n"
     )
     assert _extracted(text, "expiration_date")["until_terminated"] is True
+
+
+# ----------------------------------------------------------------------------- session 6: a value left blank
+
+
+def _finding(text: str, rule: str) -> tuple[str, str, list[str], dict[str, object]]:
+    result = review(document_from_text(PREAMBLE + text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == rule)
+    d = f.proposal.details
+    quotes = [c.quote.text for c in f.citations if c.quote is not None]
+    return d["outcome"], f.proposal.claim, quotes, d.get("extracted") or {}
+
+
+@pytest.mark.parametrize(
+    ("rule", "clause", "blank"),
+    [
+        (
+            "payment",
+            "6. Payment. Customer shall pay each invoice within ____ days of receipt. Customer may dispute "
+            "any invoice in good faith.",
+            "____ days",
+        ),
+        (
+            "payment",
+            "6. Payment. Customer shall pay each invoice within _____ (___) days of receipt.",
+            "_____ (___) days",
+        ),
+        (
+            "termination_for_cause",
+            "9. Termination. Either party may terminate this Agreement if the other party commits a material "
+            "breach and fails to cure it within [__] days after written notice.",
+            "[__] days",
+        ),
+        (
+            "auto_renewal",
+            "2. Term. This Agreement shall renew automatically for successive one (1) year terms unless either "
+            "party gives ____ days' written notice of non-renewal.",
+            "____ days",
+        ),
+        (
+            "expiration_date",
+            "2. Term. This Agreement shall continue for a period of ______ years from the Effective Date.",
+            "______ years",
+        ),
+    ],
+)
+def test_a_value_left_blank_is_not_stated_and_quoted(rule: str, clause: str, blank: str) -> None:
+    """No number is read from a blank: the finding needs review, says the value is left blank, and quotes
+    the sentence that leaves it blank."""
+    outcome, claim, quotes, extracted = _finding(clause + "\n", rule)
+    assert outcome == "needs_review"
+    assert f"(“{blank}”) left blank in this copy" in claim
+    assert any(blank in q for q in quotes)
+    assert all(v["value"] is not None for v in extracted.values())  # the blank is no extracted value
+
+
+def test_a_redaction_or_a_filled_in_value_is_not_a_blank() -> None:
+    outcome, claim, _, extracted = _finding(
+        "6. Payment. Customer shall pay each invoice within thirty (30) days of receipt; Customer may dispute "
+        "any invoice in good faith. Signature: ________________\n",
+        "payment",
+    )
+    assert extracted["payment_days"]["value"] == 30
+    assert "left blank" not in claim

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from ingest.document import Document
 from playbooks.drafting import drafting_outcomes
 from playbooks.engine.about import off_subject
+from playbooks.engine.blanks import blank_values, blank_weak_link
 from playbooks.engine.confirm import _relocate, _unconfirmed
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _Region, _Value, coverage_of
 from playbooks.engine.decide import (
@@ -204,6 +205,11 @@ def _run_clause(
     extracted = {k: v.ev for k, v in values.items()}
     links = _weak_links(ctx, clause, region, values, used)
     weak = links.weak
+    # a value the position needs, left blank in this copy ("within ____ days"): not stated, and said so
+    blanks = blank_values(ctx, clause, region, values, used) if outcome == "needs_review" else {}
+    if (blank := blank_weak_link(blanks)) is not None:
+        weak = (*weak, blank)
+        reason = f"{reason}; {blank}"
     unread = _unread(ctx, clause, region, values, pos, links.unstated) if outcome in _ADVERSE else []
     if unread:
         # a verdict against the contract is not drawn from a "no" its patterns defaulted to where the clause
@@ -236,7 +242,7 @@ def _run_clause(
             why = "the clause was found by its patterns only and the learned locator reads no such clause"
             outcome, reason, pos = "needs_review", f"{reason}; not concluded because {why}", None
         reason = f"{reason}; unconfirmed: {doubted}"
-    quotes = _quotes(ctx, region.anchor, values, used)
+    quotes = _quotes(ctx, region.anchor, {**values, **blanks}, used)
     # a default stands on the passage it was read from: where that passage is quoted without its clause number
     # (or in a window), the value stands on the part quoted, not dropped from the finding
     extracted = {
