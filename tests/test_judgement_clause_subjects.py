@@ -272,3 +272,64 @@ def test_a_date_line_named_as_a_heading_is_a_value_not_a_heading() -> None:
     text = "Effective Date: March 1, 2019"
     by = _by_rule(text)
     assert "March 1, 2019" in _quoted(by["effective_date"])
+
+# ------------------------------------------------------------------ session 6: clauses reported missing
+# An exclusion names another thing a passage speaks of; where the passage also states the clause in words the
+# exclusion did not match, it is still the clause.
+
+
+def test_an_insurance_duty_that_mentions_insurance_laws_is_still_the_insurance_clause() -> None:
+    text = (
+        "6. Insurance. Both parties shall at all times while this Agreement is in effect, at its own "
+        "expense, carry and maintain insurance on all its operations necessary to comply with insurance "
+        "laws as applicable."
+    )
+    insurance = _by_rule(text)["insurance"]
+    assert _outcome(insurance) != "missing"
+    assert "carry and maintain insurance" in _quoted(insurance)
+
+
+def test_licences_under_insurance_laws_are_no_insurance_duty() -> None:
+    """The same exclusion still rules out a passage whose only insurance words are the ones it names."""
+    text = (
+        "7. Licences. Servco shall obtain and maintain all licences required by the insurance laws of the "
+        "State of New York."
+    )
+    insurance = _by_rule(text)["insurance"]
+    assert "licences required" not in _quoted(insurance)
+    assert _outcome(insurance) in ("missing", "needs_review")
+
+
+def test_a_use_limited_to_this_agreement_beside_an_ownership_is_no_exclusivity() -> None:
+    """'… shall remain the sole and exclusive property of Servco and Bioco shall not resell or use it in any
+    other manner': an ownership and a use limit, not a duty to buy from one source only (the exclusion of
+    'exclusive property' names one thing the passage speaks of; what is left is no exclusivity either)."""
+    text = (
+        "7. Tools. Servco's tools are and shall remain the sole and exclusive property of Servco, and Bioco "
+        "shall not resell or make use of the tools in any other manner than under this Agreement."
+    )
+    ex = _by_rule(text).get("exclusivity")
+    assert ex is None or _outcome(ex) not in ("unacceptable", "standard", "fallback")
+
+def test_a_non_exclusive_licence_broken_across_a_line_is_no_exclusivity() -> None:
+    """'non- exclusive' (a hyphen at a line break) is excluded as 'non-exclusive' is."""
+    text = (
+        "8. Licence. Servco hereby grants to Bioco a royalty-free, non- exclusive perpetual licence to use "
+        "the reports."
+    )
+    ex = _by_rule(text).get("exclusivity")
+    assert ex is None or _outcome(ex) not in ("unacceptable", "standard", "fallback")
+
+
+def test_a_convenience_limb_beside_a_breach_limb_is_the_termination_for_convenience() -> None:
+    """An exclusion rules out the sentence or limb it matches, not the passage's other limbs: '(a) … for any
+    or no reason on fifteen days' notice. (b) … if the other party breaches …' grants a convenience right."""
+    text = (
+        "6. Termination. (a) Either party may terminate this Agreement for any or no reason upon fifteen "
+        "(15) days' notice to the other. (b) In addition, either party may terminate this Agreement upon "
+        "fifteen (15) days' written notice if the other party breaches a material term of this Agreement."
+    )
+    tfc = _by_rule(text)["termination_for_convenience"]
+    assert _outcome(tfc) != "missing"
+    assert "for any or no reason" in _quoted(tfc)
+    assert _value(tfc, "notice_days") == 15

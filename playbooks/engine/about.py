@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from playbooks.engine.context import _DEFINITION, _OPERATIVE, _Context, _passage_hits, _Region
+from playbooks.engine.context import _DEFINITION, _OPERATIVE, _Context, _excluded, _passage_hits, _Region
 from playbooks.schema import CompiledClause
 
 __all__ = ["KNOWN_CLAUSES", "UNSTATED", "heading_at", "off_subject", "on_subject"]
@@ -291,7 +291,7 @@ def on_subject(
             return replace(region, anchor=i), None
     if region.via == "heading" and _other_sides(ctx, clause, region.anchor) is None:
         return region, None  # found by its own heading: the heading vouches, whatever its first sentence
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     seen = set(region.passages)
     for i, via in others:
         if i in seen or i in excluded or items[i].heading:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from playbooks.engine.about import off_subject
 from playbooks.engine.context import (
     _Context,
+    _excluded,
     _heading_only,
     _heading_words_in_body,
     _passage_hits,
@@ -28,7 +29,7 @@ def _relocate(
     located states none — attorneys' fees are not the payment terms because both say "pay". A candidate is
     the locator's passage over its threshold, or a passage the clause's own patterns hit that the locator
     does not rule out (where the locator sees the clause somewhere in this contract)."""
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     hits = _passage_hits(ctx, clause.patterns)
     loc = ctx.locations.get(clause.id)
     t = _threshold(ctx, loc)

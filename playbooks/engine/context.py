@@ -120,6 +120,7 @@ class _Context:
         self.other_rights: dict[str, HolderHit] = {}
         # clause id → the region located and set aside as another clause, with why (`engine.about`)
         self.set_aside: dict[str, tuple[_Region, str]] = {}
+        self.excluded: dict[str, set[int]] = {}  # clause id → the passages its exclusions rule out
         self.text = doc.text
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)
@@ -236,6 +237,47 @@ def _passage_hits(ctx: _Context, patterns: Sequence[re.Pattern[str]]) -> dict[in
         for i in ctx.scanner.passages_matching(rx):
             counts[i] = counts.get(i, 0) + 1
     return counts
+
+
+# where a passage's parts meet: a sentence's or a limb's end ("; "), or a lettered or numbered limb's label
+_PART_BREAK = re.compile(r"(?<=[.;])\s+|\s+(?=\(\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*\)\s)")
+
+
+def _parts(seg: str) -> list[tuple[int, int]]:
+    """The sentences and limbs of a passage's text, as offsets into it."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for m in _PART_BREAK.finditer(seg):
+        if m.start() > start:
+            out.append((start, m.start()))
+        start = m.end()
+    if start < len(seg):
+        out.append((start, len(seg)))
+    return out
+
+
+def _excluded(ctx: _Context, clause: CompiledClause) -> set[int]:
+    """The passages the clause's `exclude` patterns rule out: those an exclusion matches, unless one of the
+    clause's own patterns matches in a sentence or limb of the passage that no exclusion touches — the
+    exclusion named another limb of a passage that also states the clause ("(a) either party may terminate for
+    any or no reason on fifteen days' notice. (b) either party may terminate if the other breaches …" grants a
+    right to terminate for convenience; "For three years the contractor shall not start up a business" is a
+    restraint, whatever its period). Computed once per clause."""
+    got = ctx.excluded.get(clause.id)
+    if got is not None:
+        return got
+    out: set[int] = set()
+    if clause.exclude:
+        items = ctx.passages.items
+        for i in _passage_hits(ctx, clause.exclude):
+            p = items[i]
+            seg = ctx.text[p.start : p.end]
+            ruled = [(m.start(), m.end()) for rx in clause.exclude for m in rx.finditer(seg)]
+            clean = [(a, b) for a, b in _parts(seg) if not any(x < b and a < y for x, y in ruled)]
+            if not any(rx.search(seg[a:b]) for a, b in clean for rx in clause.patterns):
+                out.add(i)
+    ctx.excluded[clause.id] = out
+    return out
 
 
 def _heading_words_in_body(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:

@@ -10,6 +10,7 @@ from playbooks.engine.context import (
     _PARA_BREAK,
     _REGION_MAX,
     _Context,
+    _excluded,
     _heading_only,
     _passage_hits,
     _Region,
@@ -73,7 +74,7 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
     region = _locate_fused(ctx, clause)
     if region is None:
         return None
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     hits = _passage_hits(ctx, clause.patterns)
 
     def around(i: int, via: str) -> _Region:
@@ -149,7 +150,7 @@ def _locator_region(
     # what the rule excludes is not its clause, whoever found it ("no consent shall be required to assign … in
     # connection with a merger" is an assignment clause, however highly the locator rates it for change of
     # control)
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     # the passages overlapping the unit: a unit cut from a long passage (`units.HARD`) holds no passage start
     first = ctx.passages.index_at(start)
     lo = first if items and items[first].start < end and items[first].end > start else first + 1
@@ -189,7 +190,7 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
     items = ctx.passages.items
     pattern_hits = _passage_hits(ctx, clause.patterns)
     bridge_hits = _passage_hits(ctx, clause.bridges) if clause.bridges else {}
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
 
     def weight(i: int) -> int:
         return pattern_hits.get(i, 0) * 2 + bridge_hits.get(i, 0)
