@@ -483,8 +483,8 @@ def _finding(text: str, rule: str) -> tuple[str, str, list[str], dict[str, objec
         ),
         (
             "auto_renewal",
-            "2. Term. This Agreement shall renew automatically for successive one (1) year terms unless either "
-            "party gives ____ days' written notice of non-renewal.",
+            "2. Term. This Agreement shall renew automatically for successive one (1) year terms unless "
+            "either party gives ____ days' written notice of non-renewal.",
             "____ days",
         ),
         (
@@ -505,9 +505,9 @@ def test_a_value_left_blank_is_not_stated_and_quoted(rule: str, clause: str, bla
 
 
 def test_a_redaction_or_a_filled_in_value_is_not_a_blank() -> None:
-    outcome, claim, _, extracted = _finding(
-        "6. Payment. Customer shall pay each invoice within thirty (30) days of receipt; Customer may dispute "
-        "any invoice in good faith. Signature: ________________\n",
+    _, claim, _, extracted = _finding(
+        "6. Payment. Customer shall pay each invoice within thirty (30) days of receipt; Customer may "
+        "dispute any invoice in good faith. Signature: ________________\n",
         "payment",
     )
     assert extracted["payment_days"]["value"] == 30
