@@ -160,3 +160,135 @@ def test_a_force_majeure_clause_that_only_names_itself_is_no_unread_termination_
     fm = by_rule["force_majeure"]
     assert fm.proposal.details["outcome"] == "fallback"
     assert "not read" not in fm.proposal.claim
+
+
+# --- the same promise given by each party, in two one-sided sentences --------------------------------------
+
+# no preamble names the parties: who is us cannot be resolved
+_TWO_SIDED_UNNAMED = (
+    "\n\n".join(
+        [
+            "SPONSORSHIP AGREEMENT",
+            "1. Sponsorship. Brelland will display the marks of Quillon at each event and Quillon will pay "
+            "Brelland the sponsorship fee. Brelland will report to Quillon after each event.",
+            "2. Marks. Quillon grants Brelland a limited licence to use the marks of Quillon at the events.",
+            "3. Non-Disparagement.",
+            "3.1 Quillon shall not in any way disparage the events of Brelland or its products.",
+            "3.2 Brelland agrees that it shall not in any way disparage the brand of Quillon or its wares.",
+            "4. Governing Law. This agreement is governed by the laws of England and Wales.",
+        ]
+    )
+    + "\n"
+)
+
+
+def test_the_same_promise_given_by_each_party_is_mutual_whoever_is_us() -> None:
+    result = review(document_from_text(_TWO_SIDED_UNNAMED), load_playbook("msa-customer"))
+    assert result.roles is not None and not result.roles.resolved
+    nd = {str(f.proposal.rule): f for f in result.findings}["non_disparagement"]
+    claim = nd.proposal.claim
+    assert nd.proposal.details["outcome"] == "standard"
+    assert "only we are bound" not in claim and "who is us is not resolved" not in claim
+    assert "of “Quillon” and of “Brelland” alike" in claim
+    # both promises are quoted
+    quoted = " ".join(q.text for q in nd.verified_quotes)
+    assert "Quillon shall not" in quoted and "Brelland agrees" in quoted
+
+
+def test_a_promise_given_by_one_named_party_only_binds_that_party() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. No Challenges. Norvale shall not do anything or suffer anything to be done which may "
+            "adversely affect any rights of Kestrix in its marks, or which may reduce the value of those "
+            "marks, or disparage or detract from the reputation of Kestrix."
+        )
+    )
+    nd = by_rule["non_disparagement"]
+    assert _extracted(nd, "binds_customer") is True
+    assert nd.proposal.details["outcome"] == "fallback"  # only we are bound: not "mutual"
+
+
+def test_each_party_promising_in_its_own_sentence_is_mutual_when_roles_are_resolved() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Non-Disparagement. Norvale shall not make any derogatory statements about Kestrix. Kestrix "
+            "shall not make any derogatory statements about Norvale."
+        )
+    )
+    nd = by_rule["non_disparagement"]
+    assert _extracted(nd, "binds_customer") is True and _extracted(nd, "binds_supplier") is True
+    assert nd.proposal.details["outcome"] == "standard"
+
+
+# --- a franchisor's or licensor's rights in its own words -------------------------------------------------
+
+
+def test_the_supplier_entitled_to_assign_without_our_consent_is_free_to_assign() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Assignment. Kestrix shall be entitled to assign, transfer or dispose of any of its rights "
+            "under this Agreement, including to an affiliate, without the prior written consent of Norvale. "
+            "Norvale shall not be entitled to assign any of its rights under this Agreement without the "
+            "prior written consent of Kestrix."
+        )
+    )
+    a = by_rule["assignment"]
+    assert _extracted(a, "supplier_free_to_assign") is True
+    assert _extracted(a, "customer_needs_consent") is True
+    assert a.proposal.details["outcome"] == "unacceptable"
+    assert "not stated" not in a.proposal.claim
+
+
+def test_the_supplier_inspecting_the_records_we_keep_is_its_audit_of_us() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Audit Rights. Norvale shall keep for one (1) year proper records and books of account "
+            "relating to the fees. Once every twelve (12) months, Kestrix through a CPA may inspect and "
+            "audit such records to verify reports."
+        )
+    )
+    audit = by_rule["audit_rights"]
+    assert _extracted(audit, "supplier_audits_us") is True
+    assert "supplier audits us: yes" in audit.proposal.claim
+
+
+def test_a_clause_under_a_run_in_heading_of_its_own_is_read() -> None:
+    """The heading is split off as a sentence of its own; the right is in the sentences under it."""
+    by_rule = _findings(
+        _clauses(
+            "9. Miscellaneous 9.1 Entire Agreement. This Agreement contains the entire agreement of the "
+            "parties. 9.2 Right to inspect. During the Term, Kestrix shall have the right to conduct audits "
+            "of Norvale with respect to the services, after providing a written notice of 5 (five) days. "
+            "9.3 Waiver. No waiver is effective unless in writing."
+        )
+    )
+    audit = by_rule["audit_rights"]
+    assert _extracted(audit, "supplier_audits_us") is True
+    assert "supplier audits us: not stated" not in audit.proposal.claim
+
+
+def test_our_promise_to_deal_with_no_third_party_is_exclusivity_binding_us() -> None:
+    by_rule = _findings(
+        _clauses(
+            '2. Exclusivity. The licence granted herein shall be exclusive. "Exclusivity" shall mean that '
+            "Kestrix shall not grant further licences to third parties in the Territory, and Norvale shall "
+            "not enter into any arrangement or agreement with any third parties for operating any similar "
+            "centres in the Territory."
+        )
+    )
+    ex = by_rule["exclusivity"]
+    assert _extracted(ex, "binds_customer") is True
+    assert ex.proposal.details["outcome"] in ("unacceptable", "needs_review")
+    assert "does not bind us" not in ex.proposal.claim
+
+
+def test_our_obligation_to_set_up_at_least_a_number_is_a_minimum_binding_us() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Minimum Commitment. Norvale or its sub-licensees shall be under an obligation to set up at "
+            "least 6 (six) service centres during the first Contract Year."
+        )
+    )
+    mc = by_rule["minimum_commitment"]
+    assert _extracted(mc, "binds_customer") is True
+    assert mc.proposal.details["outcome"] == "fallback"

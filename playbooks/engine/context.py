@@ -94,6 +94,9 @@ class _Value:
     # words speak of ("us"/"them") → the name standing there ("supplier needs consent" read from "Datec must
     # not assign … without the consent of the BSP": {"them": "Datec"}); the value holds if that party is it
     named: tuple[tuple[str, str], ...] = ()
+    # the same words hold of two different parties by their own names ("XLI shall not disparage …", "WCC
+    # agrees that it shall not disparage …"): the value holds whoever is us, each party's name here
+    each: tuple[str, ...] = ()
 
 
 class _Context:

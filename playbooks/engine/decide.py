@@ -69,6 +69,9 @@ def _describe_values(
             parts.append(f"{name}: not stated")
         elif n in unread:
             parts.append(f"{name}: not read")
+        elif v.each:
+            said = " and of ".join(f"“{who}”" for who in v.each)
+            parts.append(f"{name}: {_show(v.ev.value)} of {said} alike (“{_short(v.ev.text)}”)")
         elif v.named:
             cond = _if_named(v.named, our_role)
             parts.append(f"{name}: {_show(v.ev.value)} if {cond} (“{_short(v.ev.text)}”)")
@@ -233,13 +236,14 @@ def _speaks_of_sides(f: CompiledField) -> bool:
 
 def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]) -> bool:
     """Whether the judgement holds whoever is us: every value it used that depends on the sides was read
-    from words that bind each party alike ("Either Party may audit the records of the other Party")."""
+    from words that bind each party alike ("Either Party may audit the records of the other Party"), or
+    from the same words said of each of two parties by its own name."""
     sided = [f.name for f in clause.fields if f.name in used and _speaks_of_sides(f)]
     if not sided:
         return False
     for n in sided:
         v = values.get(n)
-        if v is None or v.inferred or not _MUTUAL.search(v.ev.text):
+        if v is None or v.inferred or not (v.each or _MUTUAL.search(v.ev.text)):
             return False
     return True
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
+from playbooks.engine.context import _Context, _heading_only, _hits, _passage_hits, _Region, _Value
 from playbooks.extract import (
     Hit,
     find_bool,
@@ -35,7 +36,10 @@ def _extract_field(
     # September 2019"): the anchor is read
     items = ctx.passages.items
     v = _extract_in(
-        ctx, region, f, [i for i in region.passages if not items[i].heading or i == region.anchor]
+        ctx,
+        region,
+        f,
+        [i for i in region.passages if not items[i].heading or i == region.anchor] + _under(ctx, region),
     )
     if f.spec.anywhere and (v is None or v.inferred):
         near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
@@ -43,6 +47,28 @@ def _extract_field(
         if w is not None:
             return w
     return v
+
+
+def _under(ctx: _Context, region: _Region) -> list[int]:
+    """Where the region is nothing but a run-in heading split off as a sentence of its own ("10.2 Right to
+    inspect and request information."), the passages under it up to the next such heading: what the heading
+    heads. Otherwise nothing."""
+    items = ctx.passages.items
+    if not region.passages or not all(
+        items[i].heading or _heading_only(ctx.text[items[i].start : items[i].end]) for i in region.passages
+    ):
+        return []
+    out: list[int] = []
+    for i in region.passages:
+        p = items[i]
+        end = next((e for s, e, _ in ctx.heads if s == p.start and e > p.end), None)
+        if end is not None:
+            out.extend(
+                j
+                for j in ctx.passages.within(p.end, end)
+                if j not in region.passages and not items[j].heading
+            )
+    return out
 
 
 def _extract_in(
@@ -199,6 +225,7 @@ def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Valu
     items = ctx.passages.items
     text = ctx.text
     compiled = [_named_pattern(w) for w in f.spec.true_if if "{us}" in w or "{them}" in w]
+    first: _Value | None = None
     for i in idx:
         a, b = _with_run_on(ctx, i)
         seg = text[a:b]
@@ -216,10 +243,25 @@ def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Valu
                 if len(set(named.values())) < len(named):
                     continue  # "Datec … Datec": one party on both sides is no reading of either
                 s, e = a + m.start(), a + m.end()
-                ev = ExtractedValue(value=True, text=text[s:e], start=s, end=e)
                 scope = (a, b) if b > items[i].end else (items[i].start, items[i].end)
-                return _Value(ev, scope, None, False, named=tuple(sorted(named.items())))
-    return None
+                if first is None:
+                    ev = ExtractedValue(value=True, text=text[s:e], start=s, end=e)
+                    first = _Value(ev, scope, None, False, named=tuple(sorted(named.items())))
+                    if len(named) > 1:
+                        return first  # a reading of two sides at once: one party of each
+                    continue
+                other = next(iter(named.values()))
+                held = next(iter(dict(first.named).values()))
+                if len(named) == 1 and other != held:
+                    # the same words of each of two parties, by its own name: the value holds whoever is us
+                    lo, hi = min(first.scope[0], scope[0]), max(first.scope[1], scope[1])
+                    near = hi - lo <= _EACH_REACH
+                    return replace(first, scope=(lo, hi) if near else first.scope, each=(held, other))
+    return first
+
+
+#: how far apart two sentences that say the same of each party may be to be quoted as one passage
+_EACH_REACH = 1500
 
 
 def _lead_in(ctx: _Context, i: int) -> int | None:
