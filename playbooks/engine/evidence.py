@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from playbooks.engine.context import _RUN_IN, _SENTENCE, _Context, _heading_only, _passage_hits, _Region
+from playbooks.engine.context import (
+    _RUN_IN,
+    _SENTENCE,
+    _Context,
+    _excluded,
+    _heading_only,
+    _passage_hits,
+    _Region,
+)
 from playbooks.engine.decide import _sev_get, _short
 from playbooks.outcome import ClauseOutcome, SearchRecord
 from playbooks.passages import Passage
@@ -47,7 +55,7 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
     """A passage under a heading of the clause that the location step passed over (no body it could read,
     or the heading deeper in the line), or the retriever's best passage when it opens with such a heading.
     Its existence contradicts "absent": the finding must say what was found instead."""
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     items = ctx.passages.items
     ruled_out: list[tuple[int, int]] = []  # headings over nothing but what the clause rules out
     for start, end, head in ctx.heads:
@@ -102,7 +110,7 @@ def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
 def _hinted(ctx: _Context, clause: CompiledClause, limit: int = 2) -> list[int]:
     """The passages (at most `limit`, most hints first) carrying a clause's weaker language."""
     hits = _passage_hits(ctx, clause.hints)
-    excluded = set(_passage_hits(ctx, clause.exclude)) if clause.exclude else set()
+    excluded = _excluded(ctx, clause)
     ranked = sorted((i for i in hits if i not in excluded), key=lambda i: (-hits[i], i))
     return sorted(ranked[:limit])
 
