@@ -15,7 +15,9 @@ _OPEN = re.compile(
 )
 _CLOSE = re.compile(
     r"\b(?:WHEREAS|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|RECITALS|BACKGROUND|NOW,?\s+THEREFORE|IT\s+IS\s+(?:HEREBY\s+)?AGREED"
-    r"|agree\s+as\s+follows|in\s+consideration\s+of)\b"
+    r"|agree\s+as\s+follows|in\s+consideration\s+of"
+    # a "Recitals" heading in title case before its first lettered or numbered recital
+    r"|Recitals(?=\s*:?\s+(?:\(?[A-H1-9][.)]\s|[A-Z][a-z])))\b"
 )
 _QUOTE_OPEN = "\"“”'‘’`"
 # (the “Company”), ("HDI"), (each and both of them "Recipient"), hereinafter referred to as "Licensee",
@@ -113,7 +115,10 @@ _THING = re.compile(
     r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
     r"materials?|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
     r"transactions?|assets|representatives|nda|purpose|websites?|content|programs?|programmes?|equipment|lease|"
-    r"attributes|territories|placements|sessions|securities|debentures|stock|shares|options?|guarantee)$",
+    r"attributes|territories|placements|sessions|securities|debentures|stock|shares|options?|guarantee|"
+    # an event or an activity the parties put on together ("PROMOTION", "the Event", "the Tour")
+    r"promotions?|events?|campaigns?|tours?|contests?|sweepstakes|competitions?|tournaments?|festivals?|"
+    r"conferences?|activit(?:y|ies)|benefits|sponsorship|royalt(?:y|ies)|licen[cs]es?|trademarks?|logos?)$",
     re.IGNORECASE,
 )
 # defined terms in a preamble that are not parties
@@ -177,6 +182,9 @@ class Party:
     end: int
     mentions: int = 0  # how often the defined term is used in the whole text
     aliases: tuple[str, ...] = field(default_factory=tuple)  # other defined terms for the same party
+    blank: bool = False  # the form leaves the name blank ("by and between ________ (“Supplier”)")
+    # the words before the defined term as written, blanks and all (what tells a name from a sentence)
+    as_written: str = field(default="", compare=False, repr=False)
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -227,7 +235,7 @@ def _nameless(text: str) -> list[Party]:
     ]
 
 
-def _name_before(text: str, at: int, floor: int) -> str:
+def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str:
     """The legal name written just before a defined term: back to 'between', 'and', '(1)' or a ';'."""
     lo = max(floor, at - 400)
     while 0 < lo < at and text[lo - 1].isalnum():  # never start inside a word
@@ -240,6 +248,8 @@ def _name_before(text: str, at: int, floor: int) -> str:
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
         # "the provision of Services by Datec (PNG) LTD (Datec) to the Bank of South Pacific Limited (BSP)"
         r"|(?<!represented\s)(?<!signed\s)(?<!owned\s)(?<!controlled\s)\bby\s+(?=[A-Z])|\)\s*to\s+(?=(?:the\s+)?[A-Z])"
+        # a form's blank for the party before: "by and between ________ and Arden Corp."
+        r"|" + _BLANK + r"\s*,?\s*(?:and|AND)\b\s*(?=(?:the\s+)?[A-Z])"
     )
     cut = max((m.end() for m in re.finditer(starts, seg)), default=0)
     name = seg[cut:].strip(" ,\n\t(")
@@ -249,7 +259,31 @@ def _name_before(text: str, at: int, floor: int) -> str:
         name,
     )[0]
     name = name.strip(_QUOTE_OPEN + " ")
-    return " ".join(name.split())[:120]
+    name = " ".join(name.split())[:120]
+    return _unblanked(name) if unblank else name
+
+
+# a form's blank to be filled in: "________", "[ ]", "[_____]", "[•]"
+_BLANK = r"(?:_{3,}|\[\s*[_*·•]*\s*\]|…{2,}|\.{5,})"
+
+
+def _unblanked(name: str) -> str:
+    """A name with a form's blank in it: the name written before the blank ("Solar Vending, Inc a ___ DE
+    corporation" is "Solar Vending, Inc"); "" when the blank is the name ("____________ with offices at
+    ____", "1. By execution of this Contract, _____"), so that no blank and no sentence is shown as a
+    party's name."""
+    m = re.search(_BLANK, name)
+    if m is None:
+        return name
+    before = re.sub(r"[\s,]+(?:a|an|the)$", "", name[: m.start()].strip(" ,(")).strip(" ,")
+    if (
+        before
+        and before[0].isupper()
+        and not _not_a_name(before)
+        and not re.search(r"[\"“”()]|:$|\b(?:AGREEMENT|Agreement|Contract|CONTRACT)\b", before)
+    ):
+        return before
+    return ""
 
 
 def _count(text: str, term: str) -> int:
@@ -276,7 +310,9 @@ def read_parties(text: str) -> list[Party]:
             break
     else:
         found = _nameless(text) or opening
-    kept = [p for p in found if not _not_a_name(p.name) or _acts(text, p.defined_as)]
+    kept = [
+        p for p in found if p.blank or not _not_a_name(p.as_written or p.name) or _acts(text, p.defined_as)
+    ]
     return kept if 2 <= len(kept) < len(found) else found
 
 
@@ -345,14 +381,20 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
         alias = (m.group("alias") or "").strip(" .")
         aliases = (alias,) if alias and alias.lower() not in seen and _count(text, alias) >= 2 else ()
         seen.update(t.lower() for t in (term, *aliases))
+        written = _name_before(text, m.start(), lo, unblank=False)
+        # "______ (“Supplier”)": the form's blank is the name; the party stays a party
+        before = text[max(lo, m.start() - 24) : m.start()]
+        name, blank = _unblanked(written), re.search(_BLANK + r"[\s,(]*$", before) is not None
         found.append(
             Party(
                 defined_as=term,
-                name=_name_before(text, m.start(), lo),
+                name=name,
                 start=m.start(group),
                 end=m.end(group),
                 mentions=mentions,
                 aliases=aliases,
+                blank=blank,
+                as_written=written,
             )
         )
     return found

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_ways
 from playbooks.parties.reading import Party
 
 __all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
@@ -25,6 +26,7 @@ _BUYER_WORDS = (
     "distributor",
     "reseller",
     "sponsor",
+    "franchisee",
     "employer",
     "member",
     "user",
@@ -38,6 +40,7 @@ _SELLER_WORDS = (
     "contractor",
     "consultant",
     "licensor",
+    "franchisor",
     "developer",
     "seller",
     "manufacturer",
@@ -75,32 +78,37 @@ _VERBS_SELLER = (
 )
 
 
-_PLAINEST = (0, 3, 11)  # the cues below that count double: "X shall pay", "X desires to retain", "paid by X"
+#: what money paid by name one way only (see `flows`) adds to the payer's buyer side and the payee's seller
+#: side
+_PAYS = 6
+#: the cues below that count double: "X shall pay", "X desires to retain", "paid by X", "in consideration of
+#: the Fee, X shall", "in consideration of the payment by X"
+_PLAINEST = (0, 3, 11, 14, 16)
 
 
-def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
-    """(buyer score, seller score, the phrases that earned them) for one defined term."""
+def _evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
+    """(buyer score, seller score, the phrases that earned them, each with its side) for one defined term."""
     # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader shall pay");
     # its cues stay case-sensitive so that "LEADER" is not the word "leader"
     spelt = _term_rx(term) + (f"|{_term_rx(term.title())}" if term.isupper() and len(term) > 3 else "")
     t = r"(?<![A-Za-z])(?:the\s+)?(?:" + spelt + r")(?:'s|’s)?(?![a-z])"
     buyer = seller = 0
-    why: list[str] = []
+    why: list[tuple[str, str]] = []
     low = term.lower()
     if any(re.search(rf"\b{w}\b", low) for w in _BUYER_WORDS if w != "company"):
         buyer += 3
-        why.append(f"its defined term “{term}”")
+        why.append(("buyer", f"its defined term “{term}”"))
     if any(re.search(rf"\b{w}\b", low) for w in _SELLER_WORDS):
         seller += 3
-        why.append(f"its defined term “{term}”")
+        why.append(("seller", f"its defined term “{term}”"))
     cues = (
         (
             "buyer",
             t + r"\s+(?:(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:pay|reimburse|purchase|buy)"
             r"|pays)\b"
-            # paying damages, a penalty or interest is no sign of the customer ("Party B shall pay liquidated
-            # damages to Party A")
-            r"(?!\s+(?:\w+\s+){0,2}?(?:liquidated|damages|penalt\w+|interest|fines?|compensation|indemni\w+)\b)",
+            # paying damages, a penalty, interest or a refund is no sign of the customer ("Party B shall pay
+            # liquidated damages to Party A")
+            r"(?!\s+(?:\w+\s+){0,2}?compensation\b)" + NOT_A_PRICE,
         ),
         ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
@@ -117,12 +125,32 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
             r"\b(?:services|work|products?|goods)\s+(?:to\s+be\s+)?(?:provided|performed|rendered|delivered|supplied)\s+by\s+"
             + t,
         ),
-        ("seller", r"\bpay\s+(?:to\s+)?" + t),
-        ("seller", r"\b(?:fees?|compensation|amounts?)\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+" + t),
+        ("seller", r"\bpay\s+(?:to\s+)?" + t + NOT_A_PRICE),
+        (
+            "seller",
+            r"\b(?:fees?|compensation|amounts?|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+"
+            + t,
+        ),
         ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
         ("buyer", r"\b(?:paid|compensated|reimbursed)\s+by\s+" + t),
         ("seller", t + r"\s+(?:(?:was|is|are|be|shall|will)\s+){1,2}(?:paid|compensated)\b"),
         ("seller", r"\b(?:for|that)\s+" + t + r"\s+(?:to\s+|shall\s+|will\s+)?" + _VERBS_SELLER + r"\b"),
+        # what a party does in return for a fee is what it sells: "In consideration of the Sponsorship Fee,
+        # the Club shall provide", "in consideration of the Hosting Fee set forth in Exhibit A, Orla shall"
+        (
+            "seller",
+            r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?(?:(?:payments?|receipt)\s+of\s+(?:the\s+)?)?"
+            r"(?:[\w-]+\s+){0,3}?(?:fees?|payments?|compensation|royalt(?:y|ies)|charges)\b(?![^.;,]{0,80}?\bby\b)"
+            r"[^.;]{0,80}?,\s*" + t + r"\s+(?:shall|will|agrees|hereby|undertakes)\b",
+        ),
+        # "DRP shall be entitled to a base fee", "the Agent shall receive a commission": the one paid
+        (
+            "seller",
+            t + r"\s+(?:shall|will)\s+(?:be\s+entitled\s+to|receive)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:fees?|compensation|commissions?|royalt(?:y|ies)|remuneration)\b",
+        ),
+        # "in consideration of the payment by Farley of the fees": the one who pays
+        ("buyer", r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?payments?\s+(?:\w+\s+){0,2}?by\s+" + t),
     )
     for k, (side, rx) in enumerate(cues):
         hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
@@ -136,7 +164,7 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[str]]:
             seller += n
         m = re.search(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
         if m:
-            why.append("“" + " ".join(m.group(0).split())[:70] + "”")
+            why.append((side, "“" + " ".join(m.group(0).split())[:70] + "”"))
     return buyer, seller, why
 
 
@@ -149,21 +177,21 @@ def _role_term(term: str) -> bool:
     return any(re.search(rf"\b{w}\b", low) for w in (*_RECEIVING_WORDS, *_DISCLOSING_WORDS))
 
 
-def _nda_evidence(text: str, term: str) -> tuple[int, int, list[str]]:
+def _nda_evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
     """(receiving score, disclosing score, the phrases that earned them) for one party of an NDA: what it is
     called and whether the contract discloses to it or protects its information (not who pays or provides:
     a vendor often receives its customer's information)."""
     t = r"(?<![A-Za-z])(?:the\s+)?" + _term_rx(term) + r"(?![a-z])"
     own = _term_rx(term) + r"(?:'s|’s)"
     receiving = disclosing = 0
-    why: list[str] = []
+    why: list[tuple[str, str]] = []  # (the side, as in `_evidence`: receiving is "buyer"), the phrase
     low = term.lower()
     if any(re.search(rf"\b{w}\b", low) for w in _RECEIVING_WORDS):
         receiving += 3
-        why.append(f"its defined term “{term}”")
+        why.append(("buyer", f"its defined term “{term}”"))
     if any(re.search(rf"\b{w}\b", low) for w in _DISCLOSING_WORDS):
         disclosing += 3
-        why.append(f"its defined term “{term}”")
+        why.append(("seller", f"its defined term “{term}”"))
     cues = (
         (
             "receiving",
@@ -204,7 +232,8 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[str]]:
             disclosing += n
         m = re.search(rx, text, flags=flags)
         if m:
-            why.append("“" + " ".join(m.group(0).split())[:70] + "”")
+            phrase = "“" + " ".join(m.group(0).split())[:70] + "”"
+            why.append(("buyer" if side == "receiving" else "seller", phrase))
     return receiving, disclosing, why
 
 
@@ -239,6 +268,15 @@ class RoleBinding:
             "us": [p.to_dict() for p in self.us],
             "them": [p.to_dict() for p in self.them],
         }
+
+
+@dataclass(slots=True)
+class _Scored:
+    lean: int  # towards our side: our side's score less the other's
+    party: Party
+    ours: list[str]  # the phrases that put it on our side
+    theirs: list[str]  # the phrases that put it on the other side
+    on_our_side: int  # our side's score alone
 
 
 def _matches(party: Party, name: str) -> bool:
@@ -292,31 +330,72 @@ def resolve_roles(
             else (f"the playbook's role '{our_role}' has no side to bind")
         )
         return RoleBinding(us=(), them=(), our_role=our_role, via="unresolved", basis=what)
-    scored = []
+    nda = our_role in ("recipient", "discloser")
+    # money one party pays another by name and never receives back decides the sides more plainly than
+    # anything either of them grants or provides (a sponsor licenses its marks to the team it pays); money
+    # paid both ways (each invoices the other) adds nothing
+    flows = {} if nda else one_way_payments(text, parties)
+    # where two parties each pay the other by name (each pays the other royalties) an unresolved basis says so
+    both_ways = None if nda else paid_both_ways(text, parties)
+    scored: list[_Scored] = []
     for p in parties:
-        nda = our_role in ("recipient", "discloser")
         b, s, why = _nda_evidence(text, p.defined_as) if nda else _evidence(text, p.defined_as)
-        lean = b - s if side == "buyer" else s - b
-        scored.append((lean, p, why))
-    scored.sort(key=lambda x: -x[0])
-    best, runner = scored[0], scored[1]
-    if best[0] >= 2 and best[0] - runner[0] >= 3:
-        ours = tuple(p for lean, p, _ in scored if lean >= 2 and best[0] - lean < 3)
-        rest = tuple(p for lean, p, _ in scored if p not in ours)
-        basis = (
-            f"“{best[1].defined_as}” is us (the {our_role}) by its own words in the contract: "
-            + ", ".join(dict.fromkeys(best[2][:3]))
+        if p.defined_as in flows:
+            way, quote = flows[p.defined_as]
+            if way == "payer":
+                b += _PAYS
+            else:
+                s += _PAYS
+            paid = ("buyer" if way == "payer" else "seller", f"“{quote}”")
+            why = [paid, *(w for w in why if w[1].strip("“”") not in quote)]
+        # each party's basis quotes only the words that put it on the side it is said to be on
+        scored.append(
+            _Scored(
+                lean=b - s if side == "buyer" else s - b,
+                party=p,
+                ours=[w for k, w in why if k == side],
+                theirs=[w for k, w in why if k != side],
+                on_our_side=b if side == "buyer" else s,
+            )
         )
-        if runner[2]:
-            basis += f"; “{runner[1].defined_as}” is them: " + ", ".join(dict.fromkeys(runner[2][:2]))
+    scored.sort(key=lambda x: -x.lean)
+    best, runner = scored[0], scored[1]
+    if best.lean >= 2 and best.lean - runner.lean >= 3:
+        ours = tuple(x.party for x in scored if x.lean >= 2 and best.lean - x.lean < 3)
+        rest = tuple(x.party for x in scored if x.party not in ours)
+        basis = (
+            f"“{best.party.defined_as}” is us (the {our_role}) by its own words in the contract: "
+            + ", ".join(dict.fromkeys(best.ours[:3]))
+        )
+        if runner.theirs:
+            basis += f"; “{runner.party.defined_as}” is them: " + ", ".join(dict.fromkeys(runner.theirs[:2]))
         return RoleBinding(us=ours, them=rest, our_role=our_role, via="contract", basis=basis)
-    named = " and ".join(f"“{p.defined_as}”" for _, p, _ in scored[:3])
+    if (
+        len(scored) == 2
+        and best.lean >= 0
+        and best.on_our_side > 0
+        and runner.lean <= -3
+        and best.lean - runner.lean >= 4
+    ):
+        # of two parties, one plainly on the other side (it provides, is paid, grants) while nothing puts the
+        # other there and something puts it on ours: the other is us — a sponsor also licenses its marks
+        basis = (
+            f"“{runner.party.defined_as}” is them by its own words in the contract: "
+            + ", ".join(dict.fromkeys(runner.theirs[:3]))
+            + f"; so “{best.party.defined_as}”, the other party, is us (the {our_role}): "
+            + ", ".join(dict.fromkeys(best.ours[:2]))
+        )
+        return RoleBinding(
+            us=(best.party,), them=(runner.party,), our_role=our_role, via="contract", basis=basis
+        )
+    named = " and ".join(f"“{x.party.defined_as}”" for x in scored[:3])
     return RoleBinding(
         us=(),
         them=(),
         our_role=our_role,
         via="unresolved",
-        basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)",
+        basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)"
+        + (f"; money is paid both ways (“{both_ways[0]}”, “{both_ways[1]}”)" if both_ways else ""),
     )
 
 
