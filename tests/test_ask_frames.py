@@ -49,6 +49,12 @@ def first_type(reader: QuestionTypes, question: str) -> str | None:
         ("Can we sell our licence to use the software to someone else?", "Non-Transferable License"),
         # "fixed" with a sum and a failure: a pre-agreed payment, not a warranty ("fix it")
         ("Is a fixed fee owed if they deliver late?", "Liquidated Damages"),
+        # selling goods in competition is not selling the contract; a bound on a payout is a cap
+        ("Could the supplier sell look-alike products in competition with ours?", "Non-Compete"),
+        ("Is a payout for breach bounded by the fees?", "Cap on Liability"),
+        ("Are some claims not subject to any limit?", "Uncapped Liability"),
+        ("Can a successor step into its shoes without our consent?", "Anti-Assignment"),
+        ("Will the reseller be prevented from appointing other distributors?", "Exclusivity"),
     ],
 )
 def test_a_combination_of_ordinary_words_reads_as_its_clause_type(
