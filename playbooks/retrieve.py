@@ -437,7 +437,8 @@ class ClauseRetriever:
                 amounts = self._amounts()
                 type_sim = np.where(amounts, type_sim * AMOUNT_FACTOR, type_sim)
             type_adj = np.where(down, type_sim * DEFINITION_FACTOR, type_sim)
-            order_type = [int(i) for i in np.argsort(-type_adj, kind="stable")]
+            # equal locator scores (probabilities saturate at 1.0): ordered by the keywords, not by position
+            order_type = [int(i) for i in np.lexsort((-kw_adj, -type_adj))]
             type_rank = {i: r for r, i in enumerate(order_type, start=1)}
             rankings.append([str(i) for i in order_type])
             type_weight = self.clause_type_weight(types, reading.confidence)
