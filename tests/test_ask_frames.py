@@ -176,3 +176,20 @@ def test_a_question_asking_for_the_cap_gets_the_amount_before_the_excluded_losse
     assert not asks_amount("who owns the work product?")
     assert states_amount("shall not exceed £1,000,000") and states_amount("not less than 500 units")
     assert not states_amount("neither party shall be liable for indirect loss")
+
+
+def test_a_reading_through_a_frame_weighs_more_in_the_fusion() -> None:
+    """The same clause type, read through a frame or by a bridge alone: the frame's reading is the surer
+    one, so the clause-type ranking weighs more (up to CLAUSE_TYPE_WEIGHT_FRAMED against
+    CLAUSE_TYPE_WEIGHT) where the locator sees that type in the document."""
+    from playbooks.locator.questions import ClauseType
+    from playbooks.retrieve import CLAUSE_TYPE_WEIGHT, CLAUSE_TYPE_WEIGHT_FRAMED
+
+    r = ClauseRetriever(
+        make_doc(LIABILITY), semantic=None, clause_types=QuestionTypes(None, {}, load_frames())
+    )
+    framed = ClauseType(category="Cap on Liability", weight=1.0, similarity=0.9, frames=("limit_top+owe",))
+    bridged = ClauseType(category="Cap on Liability", weight=1.0, similarity=0.3, bridges=("liability-cap",))
+    assert CLAUSE_TYPE_WEIGHT_FRAMED > CLAUSE_TYPE_WEIGHT
+    assert r.clause_type_weight([framed]) == pytest.approx(CLAUSE_TYPE_WEIGHT_FRAMED)
+    assert r.clause_type_weight([bridged]) == pytest.approx(CLAUSE_TYPE_WEIGHT)
