@@ -306,8 +306,7 @@ def test_eval_clauses_counts_an_unconfirmed_presence_apart(tmp_path: Path) -> No
 # word that makes its head fire is only in the last of them, where no passage starts
 LONG_SENTENCE = (
     "32. Control. "
-    + "the parties shall meet and confer and keep records and exchange reports and bear their own costs "
-    * 10
+    + "the parties shall meet and confer and keep records and exchange reports and bear their own costs " * 10
     + "and where the zebra event occurs the other party may end this agreement on notice"
     + ".\n"
 )
@@ -332,3 +331,59 @@ def test_the_locators_pick_inside_a_long_passage_is_taken(tmp_path: Path) -> Non
     cc = {o.rule: o for o in run_playbook(doc, pb, locator=locator)}["change_of_control"]
     assert cc.location is not None and cc.location.via == "locator"
     assert cc.quotes and all(start <= q.start < q.end <= start + len(LONG_SENTENCE) for q in cc.quotes)
+
+
+# --- a rule's exclusion rules out its own words, not the rest of the locator's passage ----------------
+
+# one sentence, no limb the engine splits at: the exclusion ("insolvent") and the clause ("a change in the
+# control") side by side
+CONTROL_BESIDE_INSOLVENCY = (
+    "32. Ending. Either party may end this Agreement on notice if the other party becomes insolvent or "
+    "undergoes a change in the control of its business, zebra.\n"
+)
+ONLY_EXCLUDED_WORDS = (
+    "32. Operations. The Supplier shall maintain its licence under the insurance laws, zebra.\n"
+)
+BROKEN_NON_EXCLUSIVE = (
+    "32. Materials. The materials are and shall remain the sole and exclusive property of the Supplier, "
+    "and the Supplier grants the Customer a non- exclusive licence to use them, zebra.\n"
+)
+
+
+def _with_clause(tmp_path: Path, clause: str) -> Path:
+    p = _long_contract(tmp_path)
+    text = p.read_text(encoding="utf-8").replace(PATTERN_ONLY_CAP.format(n=31), clause)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_the_locators_pick_stands_where_its_clause_words_lie_outside_the_exclusion(tmp_path: Path) -> None:
+    """The rule excludes insolvency wording; the same sentence also gives a right on "a change in the
+    control": the rules alone locate nothing (the sentence is excluded whole), the locator's pick is read,
+    and its quote is that sentence."""
+    doc = load_document(_with_clause(tmp_path, CONTROL_BESIDE_INSOLVENCY))
+    pb = load_playbook("msa-customer")
+    alone = {o.rule: o for o in run_playbook(doc, pb, locator=False)}["change_of_control"]
+    assert alone.location is None and not alone.quotes
+    locator = load_locator(_one_word_locator(tmp_path, "Change of Control", "zebra"))
+    cc = {o.rule: o for o in run_playbook(doc, pb, locator=locator)}["change_of_control"]
+    assert cc.location is not None and cc.location.via == "locator"
+    start = doc.text.index("32. Ending.")
+    end = start + len(CONTROL_BESIDE_INSOLVENCY)
+    assert cc.quotes and all(start <= q.start < q.end <= end for q in cc.quotes)
+
+
+@pytest.mark.parametrize(
+    ("clause", "rule", "category"),
+    [(ONLY_EXCLUDED_WORDS, "insurance", "Insurance"), (BROKEN_NON_EXCLUSIVE, "exclusivity", "Exclusivity")],
+)
+def test_the_locators_pick_is_dropped_where_only_excluded_words_match(
+    tmp_path: Path, clause: str, rule: str, category: str
+) -> None:
+    """Where the rule's own wording in the passage is inside what it excludes ("insurance laws"; "non-
+    exclusive", broken at a line end as "non- exclusive"), the locator's pick is not the clause."""
+    doc = load_document(_with_clause(tmp_path, clause))
+    locator = load_locator(_one_word_locator(tmp_path, category, "zebra"))
+    out = {o.rule: o for o in run_playbook(doc, load_playbook("msa-customer"), locator=locator)}[rule]
+    assert out.location is None or out.location.via != "locator"
+    assert not out.quotes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playbooks.engine.about import _after_label, on_subject
@@ -161,12 +162,31 @@ def _locator_region(
     col = scan.locator.column(category)
     scores = scan.locator.score([ctx.text[items[i].start : items[i].end] for i in inside])[:, col]
     i = inside[int(scores.argmax())]
-    if i in excluded:
+    if i in excluded and not _worded_past_exclusion(ctx, clause, i, start, end):
         return None  # the words the locator read the clause from are words the rule rules out
     span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
     a, b = span if span else ctx.passages.with_list(i)
-    idx = tuple(j for j in ctx.passages.within(a, b) if j not in excluded) or (i,)
+    idx = tuple(j for j in ctx.passages.within(a, b) if j == i or j not in excluded) or (i,)
     return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
+
+
+def _worded_past_exclusion(ctx: _Context, clause: CompiledClause, i: int, start: int, end: int) -> bool:
+    """Whether passage `i`, which the rule's `exclude` hits, still carries the rule's own wording in the part
+    the locator read (`[start, end)`) once the excluded words are set aside: an exclusion rules out its words,
+    not the rest of the passage ("… carry and maintain … insurance on all its operations necessary to comply
+    with insurance laws": "insurance laws" is excluded, "maintain … insurance" is the clause). A word broken
+    at a line end ("non- exclusive") is read whole, as the exclusion means it."""
+    p = ctx.passages.items[i]
+    text = _LINE_BREAK_HYPHEN.sub("-", ctx.text[max(p.start, start) : min(p.end, end)])
+    chars = list(text)
+    for rx in clause.exclude:
+        for m in rx.finditer(text):
+            chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    rest = "".join(chars)
+    return any(rx.search(rest) for rx in clause.patterns)
+
+
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")
 
 
 def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
