@@ -562,7 +562,7 @@ def test_copies_only_for_the_people_we_may_tell_are_copies_for_the_purpose() -> 
     assert (o.outcome, _value(o, "copying")) == ("standard", "permitted_for_purpose")
 
 
-# ------------------------------------------------------------------ the terms one acts under are not the term
+# ------------------------------------------------------------------ the terms one acts under, not kept secret
 def test_information_subject_to_the_terms_of_the_agreement_is_no_confidential_agreement() -> None:
     text = (
         "All papers, figures and other agreements about the Site handed to the Purchaser (the Confidential "
@@ -584,7 +584,7 @@ def test_the_terms_of_the_agreement_kept_confidential_are_still_found() -> None:
     assert _rule(text, "agreement_confidential").outcome == "standard"
 
 
-# ------------------------------------------------------------------ survival: perpetual duties, returns, list
+# ------------------------------------------------------------------ survival: perpetual, listed sections
 def test_a_duty_kept_permanently_is_not_a_missing_survival_clause() -> None:
     text = (
         "1. The Purchaser shall keep the Confidential Information permanently and strictly confidential.\n\n"
@@ -610,3 +610,48 @@ def test_survival_of_the_agreements_obligations_is_standard() -> None:
         "9. The Recipient's obligations under this Agreement shall survive its termination for three years.\n"
     )
     assert _rule(text, "survival").outcome == "standard"
+
+
+# ------------------------------------------------------------------ survival in other words than "survive"
+def test_obligations_continuing_after_the_end_in_other_words_are_survival() -> None:
+    for sentence in (
+        "This letter governs our talks until either party ends them by notice, except that the duties of "
+        "each "
+        "party as to information received before that notice shall continue for a period of three (3) years "
+        "thereafter.",
+        "I understand that every duty this undertaking imposes on me applies while I hold a pass to the "
+        "site, "
+        "and at all times thereafter.",
+        "The duties of the Recipient shall continue unless and until the information becomes public.",
+        "The duties of confidence in clause 2 shall remain in full force and effect for so long as the "
+        "information is not public.",
+        "The Recipient's obligations as to source code shall be indefinite.",
+        "The terms of this letter shall last while the talks go on and for 3 years following their "
+        "conclusion.",
+    ):
+        s = _rule(f"8. {sentence}\n", "survival")
+        assert s.outcome == "standard", sentence
+
+
+def test_a_restraint_period_and_the_exclusions_are_not_survival() -> None:
+    text = (
+        "4. For the term of this Agreement and for two (2) years following its termination, the Recipient "
+        "will "
+        "not solicit any employee of the Discloser.\n\n"
+        "5. This Agreement will not apply to any information that at the time of disclosure or thereafter is "
+        "public.\n\n"
+        "6. This Agreement expires one (1) year after the completion of the sale of the Site.\n"
+    )
+    assert _rule(text, "survival").outcome == "missing"
+
+
+def test_sections_given_as_examples_and_a_duty_bound_after_delivery_are_survival() -> None:
+    for sentence in (
+        "The terms on the use and protection of the information, including Clauses 2, 3 and 5, shall survive "
+        "any termination of this letter.",
+        "Notwithstanding the delivery or destruction of the papers, the Recipient remains bound by its "
+        "duties "
+        "under this letter.",
+    ):
+        s = _rule(f"8. {sentence}\n", "survival")
+        assert s.outcome == "standard", sentence
