@@ -292,3 +292,74 @@ def test_our_obligation_to_set_up_at_least_a_number_is_a_minimum_binding_us() ->
     mc = by_rule["minimum_commitment"]
     assert _extracted(mc, "binds_customer") is True
     assert mc.proposal.details["outcome"] == "fallback"
+
+
+# --- deciding what the words do decide (fewer needs_review) ----------------------------------------------
+
+
+def test_a_right_both_parties_hold_is_decided_whoever_is_us() -> None:
+    text = (
+        "\n\n".join(
+            [
+                "INVESTMENT ADVISORY AGREEMENT",
+                "1. Services. The adviser will manage the assets of the fund described in Schedule 1.",
+                "2. Termination. This Agreement may be terminated without the payment of any penalty by "
+                "either party upon sixty (60) days' written notice to the other party.",
+                "3. Governing Law. This agreement is governed by the laws of the State of New York.",
+            ]
+        )
+        + "\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert result.roles is not None and not result.roles.resolved
+    t4c = {str(f.proposal.rule): f for f in result.findings}["termination_for_convenience"]
+    assert t4c.proposal.details["outcome"] == "fallback"  # both may walk away, on 60 days' notice
+    assert "who is us is not resolved" not in t4c.proposal.claim
+    assert "by either party" in t4c.proposal.claim  # the holder's words end with the party, not "by e"
+
+
+def test_not_assignable_by_either_party_without_consent_needs_the_suppliers_consent() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Assignment. The respective rights and obligations of Kestrix and Norvale under this "
+            "Agreement will not be assignable by either party without the written consent of the other party."
+        )
+    )
+    a = by_rule["assignment"]
+    assert _extracted(a, "supplier_needs_consent") is True
+    assert a.proposal.details["outcome"] == "standard"
+
+
+def test_a_consent_rule_in_a_conjoined_predicate_is_read() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Assignment. Kestrix has unique qualifications to provide the services contemplated herein, "
+            "and shall not assign any of its rights or obligations to any other person without Norvale's "
+            "written consent."
+        )
+    )
+    assert _extracted(by_rule["assignment"], "supplier_needs_consent") is True
+
+
+def test_a_flat_ban_on_assignment_by_either_party_restricts_the_supplier() -> None:
+    by_rule = _findings(
+        _clauses(
+            "2. Successors, Assigns. This Agreement shall be binding upon the Parties and neither Party "
+            "shall sell, transfer or assign this Agreement or any part hereunder except that a Party shall "
+            "have the right to assign this Agreement in whole to an Affiliated Company."
+        )
+    )
+    assert _extracted(by_rule["assignment"], "supplier_needs_consent") is True
+
+
+def test_records_returned_to_a_named_party_and_information_destroyed_are_read() -> None:
+    for clause in (
+        "2. Confidentiality. Kestrix shall keep confidential all information of Norvale. Upon "
+        "termination of this Agreement, Kestrix shall promptly, upon demand, return to Norvale Bank all "
+        "such records.",
+        "2. Confidentiality. Kestrix shall keep confidential all proprietary information of Norvale. On "
+        "the ending of this Agreement any proprietary information shall be destroyed or returned to Norvale.",
+    ):
+        conf = _findings(_clauses(clause))["confidentiality"]
+        assert _extracted(conf, "return_destroy") is True, clause
+        assert "not read" not in conf.proposal.claim

@@ -236,14 +236,18 @@ def _speaks_of_sides(f: CompiledField) -> bool:
 
 def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]) -> bool:
     """Whether the judgement holds whoever is us: every value it used that depends on the sides was read
-    from words that bind each party alike ("Either Party may audit the records of the other Party"), or
-    from the same words said of each of two parties by its own name."""
+    from words that bind each party alike ("Either Party may audit the records of the other Party"), from
+    the same words said of each of two parties by its own name, or it is a right both parties hold."""
     sided = [f.name for f in clause.fields if f.name in used and _speaks_of_sides(f)]
     if not sided:
         return False
+    fields = {f.name: f for f in clause.fields}
     for n in sided:
         v = values.get(n)
-        if v is None or v.inferred or not (v.each or _MUTUAL.search(v.ev.text)):
+        if v is None or v.inferred:
+            return False
+        joint = fields[n].spec.type == "holder" and v.ev.value == fields[n].spec.values[0]
+        if not (joint or v.each or _MUTUAL.search(v.ev.text)):
             return False
     return True
 

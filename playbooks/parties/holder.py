@@ -42,6 +42,8 @@ _CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer
 _AGENT_BEFORE = re.compile(r"\s*(?:the\s+)?|.*\bby\s+(?:the\s+)?")  # what may stand before the agent
 _JOINED_AFTER = re.compile(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", re.IGNORECASE)
 _EITHER_WORD = re.compile(r"\beither\b", re.IGNORECASE)
+#: the words of a party named as an agent: "either Party", "the Licensor", "Kestrix Systems"
+_AGENT = re.compile(r"(?:(?:the|either|each|any|both)\s+)?[\w&-]+(?:\s+part(?:y|ies))?", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +196,11 @@ def find_holders(
                 if others is not None:
                     others.append(HolderHit(side=side, start=base + start, end=base + m.end(), other=why))
                 continue
-            out.append(HolderHit(side=side, start=base + start, end=base + max(m.end(), at + 1)))
+            end = m.end()
+            if where == "after":  # the agent after "by" is part of the right's words: "by either Party"
+                agent = _AGENT.match(seg, at)
+                end = max(end, agent.end() if agent else at + 1)
+            out.append(HolderHit(side=side, start=base + start, end=base + max(end, at + 1)))
             if where == "after":
                 out.extend(_inline_limbs(seg, m.end(), stop.start() if stop else len(seg), base, us, them))
     if listed and _passive_lead_in(rx).search(seg):
