@@ -439,10 +439,11 @@ class ClauseRetriever:
         amounts: npt.NDArray[np.bool_] | None = None
         if types:
             type_sim = self.clause_type_scores(types)
+            type_adj = type_sim
             if asks_amount(question):
                 amounts = self._amounts()
-                type_sim = np.where(amounts, type_sim * AMOUNT_FACTOR, type_sim)
-            type_adj = np.where(down, type_sim * DEFINITION_FACTOR, type_sim)
+                type_adj = np.where(amounts, type_sim * AMOUNT_FACTOR, type_sim)
+            type_adj = np.where(down, type_adj * DEFINITION_FACTOR, type_adj)
             # equal locator scores (probabilities saturate at 1.0): ordered by the keywords, not by position
             order_type = [int(i) for i in np.lexsort((-kw_adj, -type_adj))]
             type_rank = {i: r for r, i in enumerate(order_type, start=1)}

@@ -7,6 +7,7 @@ warranty period reaches the warranty clause, not the term clause its "how long" 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,9 @@ def test_a_question_asking_for_the_cap_gets_the_amount_before_the_excluded_losse
         assert "shall not\nexceed an amount" in hit.text, question
         said = "states an amount or a bound, and the question asks for one"
         assert any(w.startswith(said) for w in hit.why)
+        # the score shown is the locator's own probability, the factor is said apart
+        (line,) = [w for w in hit.why if w.startswith("clause type:")]
+        assert 0.0 <= float(re.search(r": (\d+\.\d+) for 'Cap on Liability'", line).group(1)) <= 1.0
     assert asks_amount("What is the most we may order?") and asks_amount("is there a ceiling on fees?")
     assert not asks_amount("Is any liability uncapped?") and not asks_amount("what is excluded from the cap?")
     assert not asks_amount("who owns the work product?")
