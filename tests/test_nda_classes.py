@@ -655,3 +655,26 @@ def test_sections_given_as_examples_and_a_duty_bound_after_delivery_are_survival
     ):
         s = _rule(f"8. {sentence}\n", "survival")
         assert s.outcome == "standard", sentence
+
+
+# ------------------------------------------------------------------ marking as one alternative, or an example
+def test_marked_or_plainly_meant_to_be_confidential_is_no_marking_requirement() -> None:
+    for limb in (
+        "any information either party supplies that is clearly labelled “Secret” or clearly intended to be "
+        "given in confidence",
+        "any information the Discloser shows the Recipient which is stamped as Proprietary, or is reasonably "
+        "identifiable as confidential information of the Discloser",
+        "all information about the Discloser's business, including but not limited to all papers marked "
+        "“Confidential”",
+    ):
+        text = f'1. "Confidential Information" means {limb}.\n'
+        o = _rule(text, "marking")
+        assert (o.outcome, _value(o, "beyond_marking")) == ("fallback", True), limb
+
+
+def test_only_marked_information_is_still_a_marking_requirement() -> None:
+    text = (
+        '1. "Confidential Information" means written information of the Discloser that is marked as '
+        '"Confidential" at the time of disclosure.\n'
+    )
+    assert _rule(text, "marking").outcome == "standard"
