@@ -177,3 +177,20 @@ def test_the_party_entitled_to_a_fee_is_the_one_that_provides() -> None:
     )
     binding = resolve_roles(text, read_parties(text), "customer")
     assert [p.defined_as for p in binding.us] == ["Harrow"]
+
+
+def test_a_plain_language_franchise_form_names_each_party_by_pronouns_then_by_its_term() -> None:
+    text = (
+        "FRANCHISE AGREEMENT\n\nThis Franchise Agreement between Larchmont Inns Franchise LLC (“we,” “us,” "
+        "“our” or “Franchisor”) and the Franchisee (“you,” “your” or “Franchisee”) set forth in the Addendum "
+        "is dated as of the Effective Date.\n\n"
+        "1. Franchisor grants to Franchisee a licence to operate the Inn. Franchisor shall provide training. "
+        "Franchisor will provide the manual.\n2. Franchisee shall pay to Franchisor a royalty. Franchisee "
+        "shall operate the Inn.\n"
+    )
+    parties = read_parties(text)
+    assert [(p.defined_as, p.name) for p in parties] == [
+        ("Franchisor", "Larchmont Inns Franchise LLC"),
+        ("Franchisee", "the Franchisee"),
+    ]
+    assert [p.defined_as for p in resolve_roles(text, parties, "customer").us] == ["Franchisee"]

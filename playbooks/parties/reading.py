@@ -112,7 +112,7 @@ def _unquoted_term(term: str, name: str) -> bool:
 
 # a defined term ending in one of these words names a thing, not a party ("Base Terms", "Order Forms")
 _THING = re.compile(
-    r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business|documents?|services|products|"
+    r"\b(?:terms|forms?|attachments?|period|schedules?|exhibits?|business(?:es)?|documents?|services|products|"
     r"materials?|information|rights|fees|plan|date|product|agreement|amendment|premises|marks|software|system|"
     r"transactions?|assets|representatives|nda|purpose|websites?|content|programs?|programmes?|equipment|lease|"
     r"attributes|territories|placements|sessions|securities|debentures|stock|shares|options?|guarantee|"
@@ -264,7 +264,7 @@ def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str
 
 
 # a form's blank to be filled in: "________", "[ ]", "[_____]", "[•]"
-_BLANK = r"(?:_{3,}|\[\s*[_*·•]*\s*\]|…{2,}|\.{5,})"
+_BLANK = r"(?:_{3,}|\[\s*[_*·•●]*\s*\]|(?<!\S)[●•](?!\S)|…{2,}|\.{5,})"
 
 
 def _unblanked(name: str) -> str:
@@ -361,15 +361,40 @@ def _paren_term_of_a_party(text: str, m: re.Match[str], term: str, lo: int) -> b
     return bool(name) and not _not_a_name(name) and _unquoted_term(term, name)
 
 
+# a plain-language form's parenthesis that names a party first by pronouns and then by its term: ("we,"
+# "us," "our" or "Franchisor"), ("you," "Franchise Owner," or "Franchisee")
+_PRONOUN = r"(?:we|us|our|ours|you|your|yours)"
+_PRONOUNS_THEN_TERMS = re.compile(
+    r"\(\s*(?:(?:the\s+)?[\"“]\s*" + _PRONOUN + r"\s*,?\s*[\"”]\s*,?\s*(?:or\s+|and\s+)?)+"
+    r"(?P<terms>(?:(?:the\s+)?[\"“][^\"”()\n]{1,40}?,?[\"”]\s*,?\s*(?:or\s+|and\s+)?)+)\)"
+)
+_QUOTED = re.compile(r"[\"“](?P<t>[A-Z][^\"”()\n]{1,40}?),?[\"”]")
+
+
+def _candidates(text: str, lo: int, hi: int) -> list[tuple[int, re.Match[str], str, str, str]]:
+    """Each defined term in the window: (where the name before it ends, its match, which group, the term, an
+    alias or "") — the preamble's terms (`_DEFINED`) and the terms a form names after its pronouns ("we,"
+    "us" or "Franchisor")."""
+    out = []
+    for m in _DEFINED.finditer(text, lo, hi):
+        group = next(g for g in ("term", "bare", "plain", "paren", "partyx") if m.group(g))
+        out.append((m.start(), m, group, m.group(group), (m.group("alias") or "")))
+    for m in _PRONOUNS_THEN_TERMS.finditer(text, lo, hi):
+        terms = list(_QUOTED.finditer(text, m.start("terms"), m.end("terms")))
+        if terms and not any(o[1].start() <= terms[0].start() < o[1].end() for o in out):
+            alias = terms[1].group("t") if len(terms) > 1 else ""
+            out.append((m.start(), terms[0], "t", terms[0].group("t"), alias))
+    return sorted(out, key=lambda o: o[0])
+
+
 def _in_window(text: str, lo: int, hi: int) -> list[Party]:
     found: list[Party] = []
     seen: set[str] = set()
-    for m in _DEFINED.finditer(text, lo, hi):
-        group = next(g for g in ("term", "bare", "plain", "paren", "partyx") if m.group(g))
-        term = m.group(group).strip(" .")
+    for at, m, group, raw, raw_alias in _candidates(text, lo, hi):
+        term = raw.strip(" .")
         if len(term) < 2 or term.lower() in _NOT_PARTIES or _THING.search(term):
             continue
-        if _inside_a_definition(text, lo, m.start()):
+        if _inside_a_definition(text, lo, at):
             continue
         if group == "paren" and not _paren_term_of_a_party(text, m, term, lo):
             continue
@@ -378,12 +403,12 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
         mentions = _count(text, term)
         if mentions < 2:  # a party's defined term is used again; a one-off label is not a party
             continue
-        alias = (m.group("alias") or "").strip(" .")
+        alias = raw_alias.strip(" .")
         aliases = (alias,) if alias and alias.lower() not in seen and _count(text, alias) >= 2 else ()
         seen.update(t.lower() for t in (term, *aliases))
-        written = _name_before(text, m.start(), lo, unblank=False)
+        written = _name_before(text, at, lo, unblank=False)
         # "______ (“Supplier”)": the form's blank is the name; the party stays a party
-        before = text[max(lo, m.start() - 24) : m.start()]
+        before = text[max(lo, at - 24) : at]
         name, blank = _unblanked(written), re.search(_BLANK + r"[\s,(]*$", before) is not None
         found.append(
             Party(
