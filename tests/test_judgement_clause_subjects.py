@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.library import document_from_text
 from tests.test_judgement_about import _by_rule, _outcome, _quoted
 
 
@@ -273,6 +276,7 @@ def test_a_date_line_named_as_a_heading_is_a_value_not_a_heading() -> None:
     by = _by_rule(text)
     assert "March 1, 2019" in _quoted(by["effective_date"])
 
+
 # ------------------------------------------------------------------ session 6: clauses reported missing
 # An exclusion names another thing a passage speaks of; where the passage also states the clause in words the
 # exclusion did not match, it is still the clause.
@@ -311,6 +315,7 @@ def test_a_use_limited_to_this_agreement_beside_an_ownership_is_no_exclusivity()
     ex = _by_rule(text).get("exclusivity")
     assert ex is None or _outcome(ex) not in ("unacceptable", "standard", "fallback")
 
+
 def test_a_non_exclusive_licence_broken_across_a_line_is_no_exclusivity() -> None:
     """'non- exclusive' (a hyphen at a line break) is excluded as 'non-exclusive' is."""
     text = (
@@ -333,3 +338,96 @@ def test_a_convenience_limb_beside_a_breach_limb_is_the_termination_for_convenie
     assert _outcome(tfc) != "missing"
     assert "for any or no reason" in _quoted(tfc)
     assert _value(tfc, "notice_days") == 15
+
+
+def test_consent_to_a_courts_jurisdiction_is_the_dispute_resolution_clause() -> None:
+    """Under a governing-law heading, a consent to a court's jurisdiction is the venue clause."""
+    text = (
+        "8. Governing Law. (a) This Agreement is governed by the laws of the State of New York. (b) The "
+        "parties hereby consent to the jurisdiction of the state and federal courts sitting in New York "
+        "County to resolve any dispute arising under this Agreement."
+    )
+    dr = _by_rule(text)["dispute_resolution"]
+    assert _outcome(dr) != "missing"
+    assert "consent to the jurisdiction" in _quoted(dr)
+    assert _value(dr, "venue") == "New York"
+
+
+def test_a_submission_to_personal_jurisdiction_and_a_court_to_sue_in_are_the_venue_clause() -> None:
+    text = (
+        "8. Law. Each party submits to personal jurisdiction in Delaware, and any action arising under this "
+        "Agreement shall be brought in a court in Wilmington, Delaware."
+    )
+    dr = _by_rule(text)["dispute_resolution"]
+    assert _outcome(dr) != "missing"
+    assert "submits to personal jurisdiction" in _quoted(dr)
+
+
+def test_consent_to_an_assignment_is_no_jurisdiction_clause() -> None:
+    text = "8. Assignment. Servco may not assign this Agreement without the prior written consent of Bioco."
+    dr = _by_rule(text)["dispute_resolution"]
+    assert _outcome(dr) == "missing"
+
+
+def test_notices_under_a_heading_with_no_stop_that_calls_them_communications_are_found() -> None:
+    """'9. Notices and Other Communications All requests …' (the heading runs into the text) and a clause
+    that says how 'Communications' are given: it is the notices clause."""
+    text = (
+        "9. Notices and Other Communications All requests, consents and other communications (together, "
+        '"Communications") under this Agreement must be in writing. Communications are duly given if '
+        "delivered personally or sent by registered mail to the address of the receiving party above."
+    )
+    notices = _by_rule(text)["notices"]
+    assert _outcome(notices) == "standard"
+    assert "duly given if delivered personally" in _quoted(notices)
+    assert "hand" in set(_value(notices, "methods")) or "post" in set(_value(notices, "methods"))
+
+
+def test_a_complete_agreement_clause_is_the_entire_agreement() -> None:
+    text = (
+        "14. Complete Agreement. This Agreement and its schedules contain the complete agreement between the "
+        "parties and supersede any prior understandings, whether written or oral."
+    )
+    ea = _by_rule(text)["entire_agreement"]
+    assert _outcome(ea) != "missing"
+    assert "complete agreement between the parties" in _quoted(ea)
+
+
+def test_complete_agreement_on_a_specification_is_no_entire_agreement_clause() -> None:
+    text = (
+        "5. Specifications. Until there is complete agreement on the specifications, Servco shall not start "
+        "the work."
+    )
+    ea = _by_rule(text)["entire_agreement"]
+    assert _outcome(ea) == "missing"
+
+
+def test_payment_set_out_in_an_attachment_is_located_not_missing() -> None:
+    """'Bioco will pay Servco in accordance with Attachment B': the payment terms are there, in an
+    attachment; the finding quotes the pointer, never 'no payment terms found'."""
+    text = (
+        'SPONSORSHIP AGREEMENT\n\nThis Sponsorship Agreement is made between Bioco Inc. ("Bioco") and '
+        'Servco LLC ("Servco"). Servco shall promote the products of Bioco at its events.\n\n3. Fee. In '
+        "consideration of the promotion, Bioco will pay Servco in accordance with Attachment B, which forms "
+        "part of this Agreement.\n\nATTACHMENT B\n\nBioco shall issue 10,000 of its shares to Servco on "
+        "signing.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    payment = {str(f.proposal.rule): f for f in result.findings}["payment"]
+    assert _outcome(payment) != "missing"
+    assert "in accordance with Attachment B" in _quoted(payment)
+
+
+def test_a_salary_payable_monthly_in_arrears_is_a_payment_term() -> None:
+    """When a recurring amount falls due ('payable in equal monthly instalments in arrears') is a payment
+    term: an employment-style contract's pay is located, not reported missing."""
+    text = (
+        'EMPLOYMENT AGREEMENT\n\nThis Employment Agreement is made between Bioco Inc. (the "Company") and '
+        'Jane Roe (the "Executive").\n\n6. Salary. The Company shall pay the Executive a salary of '
+        "$120,000 a year, payable in equal monthly instalments in arrears on the last working day of each "
+        "month.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    payment = {str(f.proposal.rule): f for f in result.findings}["payment"]
+    assert _outcome(payment) != "missing"
+    assert "payable in equal monthly instalments in arrears" in _quoted(payment)

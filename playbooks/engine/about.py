@@ -49,7 +49,7 @@ KNOWN_CLAUSES: Mapping[str, tuple[str, ...]] = {
     "amendment": ("amendment", "amendments", "modification", "modifications", "amendment and waiver"),
     "notices": ("notices",),
     "counterparts": ("counterparts", "execution in counterparts"),
-    "entire agreement": ("entire agreement", "whole agreement", "entire understanding"),
+    "entire agreement": ("entire agreement", "whole agreement", "entire understanding", "complete agreement"),
     "governing law": ("governing law", "applicable law", "choice of law"),
     "dispute resolution": ("dispute resolution", "disputes", "arbitration", "jurisdiction", "venue"),
     "assignment": ("assignment", "successors and assigns"),  # "Assignment of Inventions" is no such clause
