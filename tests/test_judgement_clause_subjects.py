@@ -431,3 +431,51 @@ def test_a_salary_payable_monthly_in_arrears_is_a_payment_term() -> None:
     payment = {str(f.proposal.rule): f for f in result.findings}["payment"]
     assert _outcome(payment) != "missing"
     assert "payable in equal monthly instalments in arrears" in _quoted(payment)
+
+
+# ------------------------------------------------------------------ session 6: a rule about a definition
+def _nda_rule(text: str, rule: str) -> Any:
+    from playbooks.engine import run_playbook
+
+    outcomes = run_playbook(document_from_text(text), load_playbook("nda-recipient"))
+    got = [o for o in outcomes if o.rule == rule]
+    assert got, rule
+    return got[0]
+
+
+_USE_BEFORE_DEFINITION = (
+    "MUTUAL NON-DISCLOSURE AGREEMENT\n\n"
+    "1. The Recipient shall not use any information of the Discloser, including without limitation its "
+    "business plans, pricing, customer lists and financial data, except to evaluate the Transaction.\n\n"
+)
+
+
+def test_the_definition_rule_reads_the_definition_not_a_sentence_using_the_same_words() -> None:
+    """A rule about a definition (what the information is) reads the sentence that defines it, even where a
+    use clause before it lists kinds of information 'including without limitation' too."""
+    text = (
+        _USE_BEFORE_DEFINITION + '2. Definitions. "Confidential Information" means only technical '
+        "information disclosed by the Discloser that is marked as confidential.\n\n"
+        "3. The Recipient shall hold the Confidential Information in strict confidence.\n"
+    )
+    o = _nda_rule(text, "ci_definition")
+    assert "means only technical information" in " ".join(q.text for q in o.quotes)
+    assert o.outcome == "fallback"  # only technical information is protected
+
+
+def test_without_a_definition_the_definition_rule_still_reads_the_description() -> None:
+    text = _USE_BEFORE_DEFINITION + "2. The Recipient shall keep all such information in confidence.\n"
+    o = _nda_rule(text, "ci_definition")
+    assert o.outcome != "missing"
+    assert "including without limitation its business plans" in " ".join(q.text for q in o.quotes)
+
+
+def test_a_definition_still_loses_to_the_operative_clause_for_a_rule_about_a_duty() -> None:
+    """The other direction: a rule about a duty (the services playbook's audit right) does not read the
+    definition of the records it audits."""
+    text = (
+        '1A. Definitions. "Records" means the books of account of Servco relating to the audit of the fees.'
+        "\n\n5. Audit. Bioco may audit the Records of Servco once a year on thirty days' notice."
+    )
+    audit = _by_rule(text)["audit_rights"]
+    assert "Bioco may audit the Records" in _quoted(audit)

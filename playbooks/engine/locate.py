@@ -253,14 +253,23 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         for i, n in pattern_hits.items()
         if i not in excluded and not _own_heading_line(ctx, clause, i)
     ]
-    operative = [sc for sc in scored if not _DEFINITION.match(ctx.text, items[-sc[1]].start)]
-    scored = operative or scored  # a definition never stands for the operative clause while one exists
+    defining = [sc for sc in scored if _DEFINITION.match(ctx.text, items[-sc[1]].start)]
+    operative = [sc for sc in scored if sc not in defining]
+    # a definition never stands for the operative clause while one exists; a rule about a definition reads
+    # the definition, not a sentence using its words
+    scored = defining if defining and _of_a_definition(clause) else operative or scored
     if scored:
         score, neg = max(scored)
         i = -neg
         if best is None or score > best[0]:
             best = (float(score), region_around(ctx, i, "pattern", excluded, weight))
     return best[1] if best else None
+
+
+def _of_a_definition(clause: CompiledClause) -> bool:
+    """Whether the rule is about a definition (a heading of its own names one: "definition of confidential
+    information"): its clause is the sentence that defines, wherever else its patterns hit."""
+    return any(re.search(r"\bdefinitions?\b", h) for h in clause.headings)
 
 
 def _title_line(seg: str) -> bool:
