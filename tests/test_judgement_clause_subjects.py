@@ -479,3 +479,17 @@ def test_a_definition_still_loses_to_the_operative_clause_for_a_rule_about_a_dut
     )
     audit = _by_rule(text)["audit_rights"]
     assert "Bioco may audit the Records" in _quoted(audit)
+
+
+def test_an_exclusion_in_a_sentences_lead_in_covers_its_limbs() -> None:
+    """'Neither party may assign … except that a party may assign without consent to (a) an affiliate or (b)
+    a buyer in (i) … (ii) a sale of all or substantially all of its assets': the exception's limbs are the
+    assignment clause's, not a change-of-control clause (the exclusion of the lead-in covers them)."""
+    text = (
+        "9. Assignment. Neither party may assign this Agreement without the prior written consent of the "
+        "other party, except that a party may assign this Agreement without such consent to (a) any of its "
+        "Affiliates, or (b) any third party in connection with (i) a merger of such party or (ii) a sale of "
+        "all or substantially all of the assets of such party's business to which this Agreement relates."
+    )
+    coc = _by_rule(text).get("change_of_control")
+    assert coc is None or _outcome(coc) in ("missing", "not_applicable")

@@ -242,12 +242,13 @@ def _passage_hits(ctx: _Context, patterns: Sequence[re.Pattern[str]]) -> dict[in
     return counts
 
 
-# where a passage's parts meet: a sentence's or a limb's end ("; "), or a lettered or numbered limb's label
-_PART_BREAK = re.compile(r"(?<=[.;])\s+|\s+(?=\(\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*\)\s)")
+# where a passage's sentences meet (a sentence's limbs share its lead-in: "Neither Party may assign … except
+# … to (a) … (b) … (ii) a merger" and "the term "control" … will mean (i) … (ii) …" are one sentence each)
+_PART_BREAK = re.compile(r"(?<=[.!?])\s+(?=[(\"“A-Z])")
 
 
 def _parts(seg: str) -> list[tuple[int, int]]:
-    """The sentences and limbs of a passage's text, as offsets into it."""
+    """The sentences of a passage's text, as offsets into it."""
     out: list[tuple[int, int]] = []
     start = 0
     for m in _PART_BREAK.finditer(seg):
@@ -261,8 +262,8 @@ def _parts(seg: str) -> list[tuple[int, int]]:
 
 def _excluded(ctx: _Context, clause: CompiledClause) -> set[int]:
     """The passages the clause's `exclude` patterns rule out: those an exclusion matches, unless one of the
-    clause's own patterns matches in a sentence or limb of the passage that no exclusion touches — the
-    exclusion named another limb of a passage that also states the clause ("(a) either party may terminate for
+    clause's own patterns matches in a sentence of the passage that no exclusion touches — the exclusion
+    named another sentence of a passage that also states the clause ("(a) either party may terminate for
     any or no reason on fifteen days' notice. (b) either party may terminate if the other breaches …" grants a
     right to terminate for convenience; "For three years the contractor shall not start up a business" is a
     restraint, whatever its period). Computed once per clause."""
