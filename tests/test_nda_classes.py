@@ -678,3 +678,14 @@ def test_only_marked_information_is_still_a_marking_requirement() -> None:
         '"Confidential" at the time of disclosure.\n'
     )
     assert _rule(text, "marking").outcome == "standard"
+
+
+# ------------------------------------------------------------------ the third-party exclusion in other verbs
+def test_information_from_a_third_person_or_anyone_else_is_the_third_party_carve_out() -> None:
+    for limb in (
+        "is revealed to the Recipient by a third party who owes the Discloser no duty of secrecy",
+        "is rightfully disclosed to the Recipient by a third person",
+        "is made available to the Recipient by any person other than the Discloser without breach of duty",
+    ):
+        text = f"5. The duty of secrecy shall not extend to information which {limb}.\n"
+        assert _rule(text, "third_party_source").outcome in ("standard", "fallback"), limb
