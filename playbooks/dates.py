@@ -43,8 +43,8 @@ _YEAR = r"(?P<y>(?:19|20)\d{2})"
 _NOT_LETTER = r"(?<![A-Za-z0-9])"
 _WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?"
 _DATE_RES = (
-    # January 1, 2020 / Jan. 1st 2020
-    re.compile(rf"{_NOT_LETTER}(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*,?\s*{_YEAR}\b", re.IGNORECASE),
+    # January 1, 2020 / Jan. 1st 2020 / March 18. 2021 (a full stop typed for the comma)
+    re.compile(rf"{_NOT_LETTER}(?P<m>{_MONTH_ALT})\.?\s+{_DAY}\s*[,.]?\s*{_YEAR}\b", re.IGNORECASE),
     # 1 January 2020 / 1st day of January, 2020
     re.compile(
         rf"(?<![\d/.,-]){_DAY}\s+(?:day\s+of\s+{_WEEKDAY})?(?P<m>{_MONTH_ALT})\.?\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}\b",

@@ -111,6 +111,31 @@ _WARRANTED = re.compile(
     r"\b(?:warrant(?:s|ed|y|ies)|guarantee[sd]?)\b(?:(?!\b(?:agreement|contract|term)\b)[^.;])*$",
     re.IGNORECASE,
 )
+#: "within sixty (60) days from the Effective Date": a time by which something is done, not how long the
+#: agreement lasts
+_WITHIN = re.compile(r"\bwithin\s+(?:the\s+)?(?:first\s+|next\s+)?$", re.IGNORECASE)
+#: "WHEREAS, the First Supplemental MOU … were effective from October 5, 1999": a recital tells the history,
+#: it does not set this agreement's end
+_RECITAL = re.compile(r"^\W{0,3}(?:whereas|recitals?)\b", re.IGNORECASE)
+_WHEREAS = re.compile(r"\b(?:WHEREAS|Whereas)\b")
+#: a verb that gives an end date to its subject: "which Option … shall be exercisable until June 30, 2004",
+#: "This Agreement shall expire on", "the Term will end on"
+_ENDS_BY = re.compile(
+    r"(?:\s+(?:shall|will|must|may|would|is\s+to|are\s+to))(?:\s+not)?(?:\s+(?:also|only|thereafter))?"
+    r"\s+(?:be\s+(?:\w+\s+){0,2}?|remain\s+(?:\w+\s+){0,3}?|continue\s+(?:\w+\s+){0,3}?|expire\s+|end\s+|terminate\s+"
+    r"|run\s+|last\s+)(?:until|through|on|at|upon)\s+(?:and\s+including\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: the date is the one the Term is named by: "… shall expire on December 31, 2006 (the "Term")"
+_NAMES_THE_TERM = re.compile(
+    r"\s*\(\s*(?:the\s+|such\s+period,?\s+the\s+)?[\"“](?:[\w-]+\s+){0,2}Term[\"”]", re.I
+)
+#: the rights this agreement grants, whose end is the agreement's: "The rights granted hereunder shall expire"
+_GRANTED_RIGHTS = re.compile(
+    r"\b(?:rights?|licen[cs]es?)\s+(?:and\s+licen[cs]es\s+)?granted\s+(?:hereunder|herein|under\s+this|by\s+this)",
+    re.I,
+)
+_MODAL = re.compile(r"\s(?:shall|will|must|may)\b", re.IGNORECASE)
 #: "for one (1) year", "for a period of two (2) years": how long something lasts, not a time within which
 _SPAN_FOR = re.compile(
     r"\b(?:for|during|throughout)\s+(?:a\s+(?:further\s+)?(?:period|term)\s+of\s+)?(?:at\s+least\s+|not\s+less\s+than\s+)?$",
@@ -167,7 +192,7 @@ _ON_RECEIPT = re.compile(
 _FROM_UNIT = {"hours": 1 / 730, "days": 30, "weeks": 30 / 7, "months": 1, "years": 1 / 12}
 _START_BEFORE = re.compile(
     r"(?:\bcommenc\w*|\bbegin\w*|\bstart\w*|\bfrom|\beffective|\bdated|\bentered\s+into|\bsince|\bafter)"
-    r"\s+(?:(?:on|upon|as\s+of|with|and\s+including|from)\s+)?(?:the\s+)?$",
+    r"\s+(?:(?:on|upon|as\s+of|with|and\s+including|from)\s+)?(?:the\s+|this\s+)?$",
     re.IGNORECASE,
 )
 _END_BEFORE = re.compile(
@@ -270,6 +295,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _SURVIVAL.search(_sentence(seg, h.start - base, h.end - base))
             and not _after_term(seg, h.start - base, h.end - base)
             and not _measures_something_else(seg, h.start - base)
+            and not _WITHIN.search(seg[max(0, h.start - base - 30) : h.start - base])
             and not _WARRANTED.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
         ]
     if kind in ("period", "term"):
@@ -448,4 +474,28 @@ def dates_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str) -> list[H
         for h in hits
         if not rx.search(seg[max(0, h.start - base - 40) : h.start - base])
         and not _of_another_document(seg[max(0, h.start - base - 160) : h.start - base])
+        and not (kind == "end" and _ends_something_else(seg, h.start - base))
     ]
+
+
+def _date_end(seg: str, start: int) -> int:
+    """Where the date starting at `seg[start]` ends (its year's last digit)."""
+    m = re.compile(r"(?:19|20)\d{2}\b|\d{1,2}/\d{2,4}\b").search(seg, start, start + 60)
+    return m.end() if m else start
+
+
+def _ends_something_else(seg: str, start: int) -> bool:
+    """Is the date at `seg[start:]` stated in a recital, or given by its verb to a subject that is not the
+    agreement or its term ("which Option … shall be exercisable until June 30, 2004")?"""
+    a = _sentence_start(seg, start)
+    before = seg[a:start]
+    if _RECITAL.match(seg, a) or _WHEREAS.search(before):
+        return True
+    m = _ENDS_BY.search(before)
+    if m is None or _NAMES_THE_TERM.match(seg, _date_end(seg, start)) or _GRANTED_RIGHTS.search(before):
+        return False  # "shall expire on December 31, 2006 (the "Term")": the date the Term is named by
+    head = _subject_head(before[: m.start()])
+    if head is None and (first := _MODAL.search(before, 0, m.start())) is not None:
+        # the subject left out ("… shall vest … and shall be exercisable until"): the first verb's subject
+        head = _subject_head(before[: first.start()])
+    return head is not None and not _AGREEMENT_SUBJECT.fullmatch(head)

@@ -512,3 +512,69 @@ def test_a_redaction_or_a_filled_in_value_is_not_a_blank() -> None:
     )
     assert extracted["payment_days"]["value"] == 30
     assert "left blank" not in claim
+
+
+# ----------------------------------------------------------------------------- session 6: whose end date
+
+
+def _end_dates(text: str) -> list[str]:
+    return [h.value for h in dates_of_kind(find_dates(text), text, 0, "end")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "THIS WIDGET AGREEMENT is effective on this 21st day of February 2011, by and between Quillon and "
+        "Marrow.",
+        "WHEREAS, the First Supplement and the Second Supplement were effective from October 5, 1999 and "
+        "April 4, 2000 respectively; and",
+        "the Widget Plan (hereinafter the Plan); and WHEREAS, the Plan was amended on March 3, 2001; and",
+        'Quillon grants Marrow an option (the "Option"), which Option shall vest on the listing of the '
+        "Shares and shall be exercisable until June 30, 2004.",
+        "Marrow's right to sell its stock of Widgets shall continue until June 30, 2012.",
+    ],
+)
+def test_a_date_that_ends_something_else_or_starts_the_agreement_is_not_its_end(text: str) -> None:
+    assert _end_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("This Agreement shall expire on December 31, 2006.", "2006-12-31"),
+        (
+            "This Agreement, unless terminated earlier, shall remain in full force until June 30, 2012.",
+            "2012-06-30",
+        ),
+        (
+            "This Agreement shall commence on the Effective Date and shall continue until May 1, 2015.",
+            "2015-05-01",
+        ),
+        ("The Initial Term will end on June 30, 2010.", "2010-06-30"),
+        ("This Agreement shall be in effect until March 18. 2021, unless sooner terminated.", "2021-03-18"),
+    ],
+)
+def test_the_agreements_own_end_date_is_still_its_end(text: str, value: str) -> None:
+    assert _end_dates(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "TERM: The rights granted hereunder shall be effective as of the Effective Date and shall expire on "
+        'December 31, 2006 (the "Term"); provided that sell-off continues.',
+        'The Widget rights shall expire on December 31, 2006 (the "Initial Term").',
+    ],
+)
+def test_the_end_of_the_rights_granted_or_of_the_named_term_is_the_end(text: str) -> None:
+    value = "2006-12-31"
+    assert _end_dates(text) == [value]
+
+
+def test_a_time_within_which_something_is_done_is_not_the_term() -> None:
+    text = (
+        "Either party may terminate if the licence is not granted within sixty (60) days from the Effective "
+        "Date. This Agreement shall continue for fifteen (15) years from the Effective Date."
+    )
+    assert _kind(text, "term", "months") == ["fifteen (15) years"]
+
