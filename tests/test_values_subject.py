@@ -578,3 +578,40 @@ def test_a_time_within_which_something_is_done_is_not_the_term() -> None:
     )
     assert _kind(text, "term", "months") == ["fifteen (15) years"]
 
+
+# ----------------------------------------------------------------------------- session 6: its own quote
+
+
+def test_a_value_inside_a_wider_passage_quoted_elsewhere_keeps_its_own_quote() -> None:
+    """A lead-in read with its list (one value's scope) takes in the passage another value was read from: the
+    wide passage is quoted in a window around its own value, so the other value's passage keeps a window of
+    its own — a value the claim states is never left out of the quotes."""
+    from playbooks.engine.context import _Context, _Value
+    from playbooks.engine.quotes import _inside, _quotes
+    from playbooks.outcome import ExtractedValue
+
+    filler = (
+        "Franchisee has kept the Widget Shop in good order, to the standards of the manual, and paid all sums"
+    )
+    text = (
+        "2. Successor franchise. Franchisee may obtain a successor franchise if Quillon has not given notice "
+        "of its election not to grant one six (6) months prior to the expiration of the term, and if:\n\n"
+        + "".join(f"({c}) {filler};\n\n" for c in "abcdefgh")
+        + "(i) Franchisee pays the renewal fee.\n"
+    )
+    ctx = _Context(document_from_text(text))
+    items = ctx.passages.items
+    first = next(i for i, p in enumerate(items) if "six (6) months" in text[p.start : p.end])
+    lead = items[first]
+    s, e = text.index("six (6) months"), text.index("six (6) months") + len("six (6) months")
+    r = text.index("renewal fee")
+    notice = _Value(
+        ExtractedValue(value=180, text=text[s:e], start=s, end=e), (lead.start, lead.end), None, False
+    )
+    renewal = _Value(
+        ExtractedValue(value=True, text="renewal", start=r, end=r + 7), (lead.start, len(text)), None, False
+    )
+    assert len(text) - lead.start > 700 and r - e > 700
+    quotes = _quotes(ctx, first, {"notice_days": notice, "renewal": renewal}, ["notice_days"])
+    assert _inside(notice.ev, quotes)
+    assert _inside(renewal.ev, quotes)

@@ -100,7 +100,16 @@ def _quotes(
         inner = [r for r in ranges if s <= r[0] and r[1] <= e]
         if focus is None:  # a wider passage keeps the decisive value of the one it takes in
             focus = next((r[2] for r in inner if r[2] is not None), None)
-        ranges = [r for r in ranges if r not in inner]
+        # a wider passage quoted in a window around its own value keeps, as windows of their own, the
+        # passages it takes in whose values fall outside that window (a lead-in read with its list)
+        kept = [
+            r
+            for r in inner
+            if e - s > MAX_QUOTE and focus is not None and r[2] is not None and not _close(focus, r[2])
+        ]
+        ranges = [r for r in ranges if r not in inner or r in kept]
+        if len(ranges) >= MAX_QUOTES:
+            break
         ranges.append((s, e, focus))
     out = [q for s, e, f in sorted(ranges) if (q := _quote_range(ctx, s, e, f)) is not None]
     if not out:  # the anchor is too short to quote on its own: widen to the next passage
