@@ -363,3 +363,20 @@ def test_records_returned_to_a_named_party_and_information_destroyed_are_read() 
         conf = _findings(_clauses(clause))["confidentiality"]
         assert _extracted(conf, "return_destroy") is True, clause
         assert "not read" not in conf.proposal.claim
+
+
+def test_a_red_line_is_not_drawn_from_defaults_alone() -> None:
+    """Subcontractors are named, but nothing is said of consent or liability: "the supplier may subcontract
+    freely and is not liable" would be read from silence alone, so it is not a red line."""
+    by_rule = _findings(
+        _clauses(
+            "2. Support. On a priority request of Norvale, the service centre will contact the responsible "
+            "engineer from Kestrix with its Subcontractor(s) immediately.",
+            '3. Definitions. "Subcontractor" means a subcontractor of Kestrix, supplying and supporting '
+            "hardware for the services.",
+        )
+    )
+    sub = by_rule["subcontracting"]
+    assert sub.proposal.details["outcome"] != "unacceptable"
+    if sub.proposal.details["outcome"] == "needs_review":
+        assert "rests only on what the clause does not say" in sub.proposal.claim

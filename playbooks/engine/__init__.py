@@ -219,6 +219,11 @@ def _run_clause(
             *weak,
             f"{said} not read: the clause uses words of the kind the playbook looks for, none matched",
         )
+    red = _fields_of(pos.when) if outcome == "unacceptable" and pos is not None else []
+    yes_no = {f.name for f in clause.fields if f.spec.type == "bool"}
+    if red and all(f in yes_no for f in red) and not _reads(values, red):
+        # a red line made of yes/no readings is earned by words read with their quote, never by defaults alone
+        weak = (*weak, "the red line rests only on what the clause does not say: none of its values was read")
     if ctx.misfit and outcome == "unacceptable":
         weak = (*weak, ctx.misfit)
     red_line = pos.reason if pos is not None and outcome == "unacceptable" else None
