@@ -194,3 +194,30 @@ def test_a_plain_language_franchise_form_names_each_party_by_pronouns_then_by_it
         ("Franchisee", "the Franchisee"),
     ]
     assert [p.defined_as for p in resolve_roles(text, parties, "customer").us] == ["Franchisee"]
+
+
+def test_two_parties_are_never_shown_under_one_name() -> None:
+    # no "and" closes the first party's term: its address runs on into the second party's name
+    text = (
+        'This Agreement is made effective May 1, 2020, by and between Northgate Tools Inc., a Delaware '
+        'corporation ("Company"), with its principal place of business at 12 Elm Road, Austin, TX 78701 and '
+        'the Riverside Heart Foundation, Inc. ("Foundation"), an Ohio not-for-profit corporation.\n\n'
+        "1. Company shall pay the Foundation the fee. The Foundation shall name the Company a sponsor. "
+        "Company and Foundation agree.\n"
+    )
+    names = {p.defined_as: p.name for p in read_parties(text)}
+    assert names == {"Company": "Northgate Tools Inc.", "Foundation": "Riverside Heart Foundation, Inc."}
+
+
+def test_a_party_whose_own_name_cannot_be_read_is_shown_without_one_not_under_another_s() -> None:
+    # "Agent" is a party, but no name of its own is written before its term
+    text = (
+        'AGENCY AGREEMENT by and between Lakeview Savings Corporation, a Maryland corporation ("Company"), '
+        'for itself and as agent for its subsidiaries ("Agent"), and Harbor Securities LLC ("Dealer").\n\n'
+        "1. The Company appoints the Dealer. The Agent shall cooperate. The Company shall pay the Dealer a "
+        "fee. The Agent, the Dealer and the Company agree.\n"
+    )
+    parties = {p.defined_as: p.name for p in read_parties(text)}
+    assert parties["Company"] == "Lakeview Savings Corporation"
+    assert parties["Dealer"] == "Harbor Securities LLC"
+    assert parties["Agent"] == ""

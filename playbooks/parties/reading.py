@@ -263,6 +263,23 @@ def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str
     return _unblanked(name) if unblank else name
 
 
+def _own_name_before(text: str, at: int, floor: int) -> str:
+    """The name of a party whose name, read back to the usual starts, came out as the name of the party
+    before it — 'by and between A Inc., a Delaware corporation ("Company"), with offices at 1 Main Street,
+    Dallas, TX 75069 and the B Association, Inc. ("Association")' has no start between the two terms but
+    the address's "and". Read from the last "and" after the party before (its article dropped), or "":
+    two parties are never shown under one name."""
+    ands = list(re.finditer(r"\b(?:and|AND)\s+(?:(?:the|THE)\s+)?(?=[A-Z])", text[floor:at]))
+    if not ands:
+        return ""
+    name = _name_before(text, at, floor + ands[-1].end(), unblank=False)
+    # a legal name's longer words are capitalised ("Nanophase Technologies Corporation"); "Company
+    # intend to discuss …" is a sentence
+    if _not_a_name(name) or any(w[0].islower() for w in re.findall(r"[^\W\d_]{4,}", name)):
+        return ""
+    return name
+
+
 # a form's blank to be filled in: "________", "[ ]", "[_____]", "[•]"
 _BLANK = r"(?:_{3,}|\[\s*[_*·•●]*\s*\]|(?<!\S)[●•](?!\S)|…{2,}|\.{5,})"
 
@@ -410,6 +427,10 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
         # "______ (“Supplier”)": the form's blank is the name; the party stays a party
         before = text[max(lo, at - 24) : at]
         name, blank = _unblanked(written), re.search(_BLANK + r"[\s,(]*$", before) is not None
+        if written and any(written == q.as_written for q in found):
+            # the name of the party before: this party's own, or none (who is a party is still
+            # decided on the words as written, below)
+            name = _unblanked(_own_name_before(text, at, found[-1].end))
         found.append(
             Party(
                 defined_as=term,
