@@ -493,3 +493,27 @@ def test_an_exclusion_in_a_sentences_lead_in_covers_its_limbs() -> None:
     )
     coc = _by_rule(text).get("change_of_control")
     assert coc is None or _outcome(coc) in ("missing", "not_applicable")
+
+
+def test_a_governing_law_sentence_that_also_names_a_partys_incorporation_is_the_governing_law() -> None:
+    """The exclusion of a party's incorporation ("formed under the laws of …") does not rule out the
+    sentence that has already said which law governs the agreement."""
+    law = (
+        "19.3 Governing Law. This Agreement shall be governed and construed in accordance with the laws of "
+        "the State of Florida; provided, however, that since Servco is a corporation formed under the laws "
+        "of the Republic of Poland, the Florida Franchise Act shall not apply to this Agreement."
+    )
+    schedule = "SCHEDULE 1\n\nFee: $10,000 ---- Governing Law: State of New York ----"
+    found = _by_rule(law, schedule)["governing_law"]
+    assert _value(found, "law") == "Florida"
+    assert "governed and construed" in _quoted(found)
+
+
+def test_a_partys_incorporation_alone_is_still_no_governing_law() -> None:
+    incorporation = (
+        "20. Status. Servco is a limited liability company organized and existing under the laws of the "
+        "State of Texas and is in good standing."
+    )
+    found = _by_rule(incorporation)["governing_law"]
+    assert _value(found, "law") == "New York"  # the agreement's own clause (its preamble's), not Texas
+    assert "organized and existing" not in _quoted(found)
