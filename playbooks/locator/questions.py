@@ -7,7 +7,8 @@ with "pay" is a liability cap, "the most" with "order" a volume limit, "how long
 warranty period — each frame votes for its type, more the more word classes it needs, so the more
 specific reading wins); and the meaning of the question against short plain descriptions of each clause
 type (`clause_types.yaml`), measured with a light static word-embedding model whose weights ship in its
-own wheel (`wordllama`, MIT; loaded from the installed package with downloads disabled). Without that
+own wheel (`wordllama`: the package MIT, its weights distilled from LLaMA 2's token embeddings — see
+docs/locator.md on their licence; loaded from the installed package with downloads disabled). Without that
 package the bridges and frames alone decide.
 
 A reading also says how confident it is (`Reading.confidence`): weak when its best type scores less than one
