@@ -15,16 +15,12 @@ from citationgate.review import review
 from playbooks import load_playbook
 from playbooks.library import document_from_text
 from tests.test_judgement_about import _by_rule, _outcome, _quoted
+from tests.test_judgement_clauses import _value
 
 
 def _not_applicable(by: dict[str, Any], rule: str) -> bool:
     """The rule found no clause of its kind (a rule whose absence is not applicable reports nothing)."""
     return rule not in by or _outcome(by[rule]) == "not_applicable"
-
-
-def _value(finding: Any, field: str) -> Any:
-    v = (finding.proposal.details.get("extracted") or {}).get(field)
-    return v.get("value") if isinstance(v, dict) else v
 
 
 HELP_DESK = (

@@ -14,6 +14,7 @@ from citationgate.review import review
 from playbooks import load_playbook
 from playbooks.library import document_from_text
 from playbooks.parties.holder import BOTH, find_holders, merge_holders
+from tests.test_judgement_clauses import _by_rule, _value
 
 
 def _clauses(*body: str) -> str:
@@ -26,16 +27,8 @@ def _clauses(*body: str) -> str:
     return "\n\n".join(["MASTER SERVICES AGREEMENT", head, services, *body, tail]) + "\n"
 
 
-@lru_cache(maxsize=16)
-def _findings(text: str) -> dict[str, Any]:
-    result = review(document_from_text(text), load_playbook("msa-customer"))
-    assert result.roles is not None and result.roles.resolved
-    return {str(f.proposal.rule): f for f in result.findings}
-
-
-def _extracted(finding: Any, field: str) -> Any:
-    v = (finding.proposal.details.get("extracted") or {}).get(field)
-    return v.get("value") if isinstance(v, dict) else v
+# the contract's findings by rule, roles resolved (each text reviewed once)
+_findings = lru_cache(maxsize=16)(_by_rule)
 
 
 def _holders(text: str) -> tuple[str, Any] | None:
@@ -72,7 +65,7 @@ def test_a_convenience_right_given_to_each_party_in_lettered_limbs_is_mutual() -
         )
     )
     t4c = by_rule["termination_for_convenience"]
-    assert _extracted(t4c, "holder") == "either"
+    assert _value(t4c, "holder") == "either"
     assert t4c.proposal.details["outcome"] == "fallback"  # both may walk away, on 90 days' notice
     assert "holder not found" not in t4c.proposal.claim
 
@@ -87,11 +80,11 @@ def test_termination_on_an_acquisition_is_no_convenience_right_and_either_compan
         )
     )
     coc = by_rule["change_of_control"]
-    assert _extracted(coc, "customer_may_terminate") is True
-    assert _extracted(coc, "binds_customer") is True  # our own acquisition lets Kestrix terminate too
+    assert _value(coc, "customer_may_terminate") is True
+    assert _value(coc, "binds_customer") is True  # our own acquisition lets Kestrix terminate too
     assert "not stated" not in coc.proposal.claim
     t4c = by_rule.get("termination_for_convenience")
-    assert t4c is None or _extracted(t4c, "holder") is None  # not "either may walk away without cause"
+    assert t4c is None or _value(t4c, "holder") is None  # not "either may walk away without cause"
 
 
 def test_either_party_can_terminate_after_a_prolonged_force_majeure() -> None:
@@ -104,8 +97,8 @@ def test_either_party_can_terminate_after_a_prolonged_force_majeure() -> None:
         )
     )
     fm = by_rule["force_majeure"]
-    assert _extracted(fm, "termination_right") is True
-    assert _extracted(fm, "terminate_after_days") == 60
+    assert _value(fm, "termination_right") is True
+    assert _value(fm, "terminate_after_days") == 60
     assert fm.proposal.details["outcome"] == "standard"
     assert "no right to terminate" not in fm.proposal.claim
 
@@ -121,8 +114,8 @@ def test_a_termination_right_for_a_period_of_force_majeure_is_read() -> None:
         )
     )
     fm = by_rule["force_majeure"]
-    assert _extracted(fm, "termination_right") is True
-    assert _extracted(fm, "terminate_after_days") == 30
+    assert _value(fm, "termination_right") is True
+    assert _value(fm, "terminate_after_days") == 30
     assert "no right to terminate" not in fm.proposal.claim
 
 
@@ -204,7 +197,7 @@ def test_a_promise_given_by_one_named_party_only_binds_that_party() -> None:
         )
     )
     nd = by_rule["non_disparagement"]
-    assert _extracted(nd, "binds_customer") is True
+    assert _value(nd, "binds_customer") is True
     assert nd.proposal.details["outcome"] == "fallback"  # only we are bound: not "mutual"
 
 
@@ -216,7 +209,7 @@ def test_each_party_promising_in_its_own_sentence_is_mutual_when_roles_are_resol
         )
     )
     nd = by_rule["non_disparagement"]
-    assert _extracted(nd, "binds_customer") is True and _extracted(nd, "binds_supplier") is True
+    assert _value(nd, "binds_customer") is True and _value(nd, "binds_supplier") is True
     assert nd.proposal.details["outcome"] == "standard"
 
 
@@ -233,8 +226,8 @@ def test_the_supplier_entitled_to_assign_without_our_consent_is_free_to_assign()
         )
     )
     a = by_rule["assignment"]
-    assert _extracted(a, "supplier_free_to_assign") is True
-    assert _extracted(a, "customer_needs_consent") is True
+    assert _value(a, "supplier_free_to_assign") is True
+    assert _value(a, "customer_needs_consent") is True
     assert a.proposal.details["outcome"] == "unacceptable"
     assert "not stated" not in a.proposal.claim
 
@@ -248,7 +241,7 @@ def test_the_supplier_inspecting_the_records_we_keep_is_its_audit_of_us() -> Non
         )
     )
     audit = by_rule["audit_rights"]
-    assert _extracted(audit, "supplier_audits_us") is True
+    assert _value(audit, "supplier_audits_us") is True
     assert "supplier audits us: yes" in audit.proposal.claim
 
 
@@ -263,7 +256,7 @@ def test_a_clause_under_a_run_in_heading_of_its_own_is_read() -> None:
         )
     )
     audit = by_rule["audit_rights"]
-    assert _extracted(audit, "supplier_audits_us") is True
+    assert _value(audit, "supplier_audits_us") is True
     assert "supplier audits us: not stated" not in audit.proposal.claim
 
 
@@ -277,7 +270,7 @@ def test_our_promise_to_deal_with_no_third_party_is_exclusivity_binding_us() -> 
         )
     )
     ex = by_rule["exclusivity"]
-    assert _extracted(ex, "binds_customer") is True
+    assert _value(ex, "binds_customer") is True
     assert ex.proposal.details["outcome"] in ("unacceptable", "needs_review")
     assert "does not bind us" not in ex.proposal.claim
 
@@ -290,7 +283,7 @@ def test_our_obligation_to_set_up_at_least_a_number_is_a_minimum_binding_us() ->
         )
     )
     mc = by_rule["minimum_commitment"]
-    assert _extracted(mc, "binds_customer") is True
+    assert _value(mc, "binds_customer") is True
     assert mc.proposal.details["outcome"] == "fallback"
 
 
@@ -326,7 +319,7 @@ def test_not_assignable_by_either_party_without_consent_needs_the_suppliers_cons
         )
     )
     a = by_rule["assignment"]
-    assert _extracted(a, "supplier_needs_consent") is True
+    assert _value(a, "supplier_needs_consent") is True
     assert a.proposal.details["outcome"] == "standard"
 
 
@@ -338,7 +331,7 @@ def test_a_consent_rule_in_a_conjoined_predicate_is_read() -> None:
             "written consent."
         )
     )
-    assert _extracted(by_rule["assignment"], "supplier_needs_consent") is True
+    assert _value(by_rule["assignment"], "supplier_needs_consent") is True
 
 
 def test_a_flat_ban_on_assignment_by_either_party_restricts_the_supplier() -> None:
@@ -349,7 +342,7 @@ def test_a_flat_ban_on_assignment_by_either_party_restricts_the_supplier() -> No
             "have the right to assign this Agreement in whole to an Affiliated Company."
         )
     )
-    assert _extracted(by_rule["assignment"], "supplier_needs_consent") is True
+    assert _value(by_rule["assignment"], "supplier_needs_consent") is True
 
 
 def test_records_returned_to_a_named_party_and_information_destroyed_are_read() -> None:
@@ -361,7 +354,7 @@ def test_records_returned_to_a_named_party_and_information_destroyed_are_read() 
         "the ending of this Agreement any proprietary information shall be destroyed or returned to Norvale.",
     ):
         conf = _findings(_clauses(clause))["confidentiality"]
-        assert _extracted(conf, "return_destroy") is True, clause
+        assert _value(conf, "return_destroy") is True, clause
         assert "not read" not in conf.proposal.claim
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from citationgate.review import review
 from playbooks import load_playbook
 from playbooks.library import document_from_text
+from tests.test_judgement_clauses import _value
 
 # no preamble names the parties: who is us cannot be resolved
 UNNAMED = (
@@ -78,11 +79,6 @@ def _findings(text: str) -> tuple[Any, dict[str, Any]]:
     return result, {str(f.proposal.rule): f for f in result.findings}
 
 
-def _extracted(finding: Any, field: str) -> Any:
-    v = (finding.proposal.details.get("extracted") or {}).get(field)
-    return v.get("value") if isinstance(v, dict) else v
-
-
 def test_unresolved_roles_say_what_the_words_say_of_each_party_by_name() -> None:
     result, by_rule = _findings(UNNAMED)
     assert result.roles is not None and not result.roles.resolved
@@ -117,7 +113,7 @@ def test_mutual_words_decide_the_field_whoever_is_us() -> None:
     result, by_rule = _findings(MUTUAL_UNNAMED)
     assert result.roles is not None and not result.roles.resolved
     assignment = by_rule["assignment"]
-    assert _extracted(assignment, "supplier_needs_consent") is True
+    assert _value(assignment, "supplier_needs_consent") is True
     assert assignment.proposal.details["outcome"] == "standard"
     assert "who is us is not resolved" not in assignment.proposal.claim
 
@@ -125,16 +121,16 @@ def test_mutual_words_decide_the_field_whoever_is_us() -> None:
 def test_approval_is_consent() -> None:
     _, by_rule = _findings(RESOLVED)
     sub = by_rule["subcontracting"]
-    assert _extracted(sub, "consent_required") is True
+    assert _value(sub, "consent_required") is True
     assert sub.proposal.details["outcome"] == "standard"
 
 
 def test_an_inspection_by_their_accountant_is_their_audit_of_us() -> None:
     _, by_rule = _findings(RESOLVED)
     audit = by_rule["audit_rights"]
-    assert _extracted(audit, "supplier_audits_us") is True
+    assert _value(audit, "supplier_audits_us") is True
     # "such audit reveals any underpayment by Norvale" is not Norvale auditing anyone
-    assert _extracted(audit, "customer_may_audit") is not True
+    assert _value(audit, "customer_may_audit") is not True
     assert "supplier audits us: yes" in audit.proposal.claim
 
 
@@ -174,7 +170,7 @@ def test_a_force_majeure_termination_right_of_either_party_is_read() -> None:
             "terminate this Agreement by written notice.",
         )
     )
-    assert _extracted(by_rule["force_majeure"], "termination_right") is True
+    assert _value(by_rule["force_majeure"], "termination_right") is True
 
 
 def test_copies_to_be_returned_are_a_duty_to_return_confidential_information() -> None:
@@ -187,7 +183,7 @@ def test_copies_to_be_returned_are_a_duty_to_return_confidential_information() -
         )
     )
     conf = by_rule["confidentiality"]
-    assert _extracted(conf, "return_destroy") is True
+    assert _value(conf, "return_destroy") is True
     assert "no duty to return" not in conf.proposal.claim
 
 
@@ -202,7 +198,7 @@ def test_a_merger_excepted_from_consent_for_either_party_leaves_our_change_of_co
         )
     )
     coc = by_rule["change_of_control"]
-    assert _extracted(coc, "binds_customer") is False
+    assert _value(coc, "binds_customer") is False
     # the merger exception gives us no right to terminate: the claim does not say it does
     assert "lets us react" not in coc.proposal.claim
 
@@ -216,7 +212,7 @@ def test_access_to_the_other_sides_books_is_an_audit_right() -> None:
         )
     )
     audit = by_rule["audit_rights"]
-    assert _extracted(audit, "customer_may_audit") is True
+    assert _value(audit, "customer_may_audit") is True
     assert audit.proposal.details["outcome"] == "standard"
 
 
@@ -229,4 +225,4 @@ def test_access_refused_to_others_is_no_audit_right() -> None:
         )
     )
     audit = by_rule.get("audit_rights")
-    assert audit is None or _extracted(audit, "customer_may_audit") is not True
+    assert audit is None or _value(audit, "customer_may_audit") is not True
