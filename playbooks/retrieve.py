@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ingest.document import Document
+from playbooks.asks import asks_amount, is_definitional, states_amount
 from playbooks.bridges import (
     BRIDGE_WEIGHT,
     STEMMER,
@@ -95,31 +96,6 @@ DEFINITION_FACTOR = 0.35
 #: it), the one that answers "how much" comes first. Small: it reorders near-equals, never a weak passage
 #: over a strong one.
 AMOUNT_FACTOR = 1.1
-
-_ASKS_AMOUNT = re.compile(
-    r"\b(?:how\s+(?:much|many)|most|maximum|max|minimum|least|cap|capped|ceiling|floor|limit|limited|"
-    r"upper\s+limit|up\s+to\s+what|what\s+(?:sum|amount|figure)|at\s+most|no\s+more\s+than)\b",
-    re.IGNORECASE,
-)
-#: ... unless it asks whether there is no bound at all (then the answer names what is left uncapped)
-_ASKS_NO_LIMIT = re.compile(
-    r"\b(?:no|without(?:\s+an?|\s+any)?)\s+(?:upper\s+)?(?:limit|cap|ceiling)\b|\bunlimited\b|\buncapped\b|"
-    r"\bnot\s+(?:capped|limited)\b|\bexclu\w*|\bexcept\w*|\bcarve",
-    re.IGNORECASE,
-)
-_STATES_AMOUNT = re.compile(
-    r"[$£€¥]\s?\d|\b\d[\d,.]*\s*(?:%|percent\b|per\s+cent\b|dollars\b|pounds\b|euros?\b|usd\b|gbp\b|eur\b)|"
-    r"\b(?:usd|gbp|eur|us\$)\s?\d|\bexceed(?:s|ing)?\b|\bin\s+excess\s+of\b|\bamount\s+equal\s+to\b|"
-    r"\blimited\s+to\b|\b(?:no|not)\s+(?:more|less|greater|fewer)\s+than\b|\bat\s+least\b|"
-    r"\b(?:minimum|maximum)\s+(?:of|amount|quantity|number|aggregate)\b|\bup\s+to\s+(?:a\s+maximum|\d|\$)",
-    re.IGNORECASE,
-)
-
-_DEFINITIONAL = re.compile(
-    r"\b(?:what\s+(?:does|do|did)\b.*\bmean|meaning\s+of|definition|defined?|what\s+is\s+meant|"
-    r"what\s+counts\s+as|means?\s*\?)",
-    re.IGNORECASE,
-)
 
 # ── rank fusion ────────────────────────────────────────────────────────────────────────────────
 
@@ -181,22 +157,6 @@ class RetrievalHit:
 
 
 SemanticOption = SemanticRanker | Literal["auto"] | None
-
-
-def is_definitional(question: str) -> bool:
-    """Does the question ask what a term means ("what does Affiliate mean")?"""
-    return bool(_DEFINITIONAL.search(question))
-
-
-def asks_amount(question: str) -> bool:
-    """Does the question ask for an amount or a bound ("what is the cap?", "the most we can order"), and
-    not whether there is none ("is anything uncapped?")?"""
-    return bool(_ASKS_AMOUNT.search(question)) and not _ASKS_NO_LIMIT.search(question)
-
-
-def states_amount(text: str) -> bool:
-    """Does the passage state an amount or a bound (a sum, a percentage, "shall not exceed", "at least")?"""
-    return bool(_STATES_AMOUNT.search(text))
 
 
 @dataclass(slots=True)

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from playbooks.asks import asks_amount, states_amount
 from playbooks.bridges import load_bridges
 from playbooks.locator.categories import CATEGORIES
 from playbooks.locator.questions import FRAMES_FILE, QuestionTypes, load_frames
-from playbooks.retrieve import ClauseRetriever, asks_amount, states_amount
+from playbooks.retrieve import ClauseRetriever
 from tests.test_ask_types import make_doc
 
 
