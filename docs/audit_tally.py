@@ -2,10 +2,17 @@
 (`NAME.json`, from `citationgate review FILE --format json`) and the auditor's verdicts (`NAME.audit.json`).
 
     python docs/audit_tally.py FOLDER
+    python docs/audit_tally.py AFTER --paired BEFORE
 
 Prints, per contract and in all: findings judged, each verdict, the right-or-honest share, wrong findings
 shown at `standard` supervision, wrong `unacceptable` findings, and the `needs_review` share on contracts the
 playbook fits. Drafting rules are left out, as the protocol allows.
+
+`--paired BEFORE` compares two audits of the same contracts made by different auditors before and after a
+change. Auditors disagree on some findings that did not change at all, and on a few hundred findings that
+disagreement is as large as a wave's movement; so the paired figure keeps the before verdict for every finding
+whose rule, outcome, claim and quotes are unchanged and takes the after verdict only for the findings that
+changed. It also prints how often the two auditors agreed on the unchanged findings.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 DRAFTING = {
     "undefined_terms",
@@ -62,7 +70,58 @@ def tally(folder: Path) -> None:
     )
 
 
+def _identity(finding: dict[str, Any]) -> tuple[object, ...]:
+    quotes = tuple(c.get("quote") for c in finding.get("citations", []))
+    return (finding.get("rule"), finding.get("outcome"), finding.get("claim"), quotes)
+
+
+def _verdicts(folder: Path, name: str) -> dict[tuple[object, ...], tuple[str, dict[str, Any]]]:
+    review = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+    audit = json.loads((folder / f"{name}.audit.json").read_text(encoding="utf-8"))
+    by_id = {f["id"]: f for f in review["findings"]}
+    out = {}
+    for j in audit["judged"]:
+        finding = by_id.get(j["id"])
+        if finding is not None and finding.get("rule") not in DRAFTING:
+            out[_identity(finding)] = (j["verdict"], finding)
+    return out
+
+
+def paired(after: Path, before: Path) -> None:
+    total: Counter[str] = Counter()
+    changed: Counter[str] = Counter()
+    agree = same = wrong_standard = wrong_unacceptable = 0
+    for audit_path in sorted(after.glob("*.audit.json")):
+        name = audit_path.name.removesuffix(".audit.json")
+        if not (before / audit_path.name).exists():
+            continue
+        old, new = _verdicts(before, name), _verdicts(after, name)
+        for key, (verdict, finding) in new.items():
+            if key in old:
+                same += 1
+                agree += old[key][0] == verdict
+                verdict = old[key][0]
+            else:
+                changed[verdict] += 1
+            total[verdict] += 1
+            if verdict == "wrong":
+                wrong_standard += finding.get("supervision") == "standard"
+                wrong_unacceptable += finding.get("outcome") == "unacceptable"
+    n = sum(total.values())
+    ok = total["right"] + total["honest_review"]
+    print(
+        f"paired: judged {n}, {dict(total)}, right or honest {ok / n:.1%}, "
+        f"wrong at standard {wrong_standard}, wrong unacceptable {wrong_unacceptable}; "
+        f"changed findings {sum(changed.values())} {dict(changed)}; "
+        f"auditors agreed on {agree}/{same} unchanged findings"
+    )
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or not Path(sys.argv[1]).is_dir():
-        sys.exit("usage: python docs/audit_tally.py FOLDER")
-    tally(Path(sys.argv[1]))
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--paired" and Path(args[0]).is_dir() and Path(args[2]).is_dir():
+        paired(Path(args[0]), Path(args[2]))
+    elif len(args) == 1 and Path(args[0]).is_dir():
+        tally(Path(args[0]))
+    else:
+        sys.exit("usage: python docs/audit_tally.py FOLDER [--paired BEFORE]")
