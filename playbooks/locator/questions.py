@@ -106,15 +106,30 @@ class Frame:
     category: str
     all: tuple[Bridge, ...]
     none: tuple[Bridge, ...] = ()
+    #: the frame names what the deal is about (a licence of a brand), not a relation asked about it: it
+    #: yields to any other frame that fires ("does the content licence survive a takeover?" is about the
+    #: takeover)
+    subject: bool = False
 
     @property
     def vote(self) -> float:
         return FRAME_VOTE * max(2, len(self.all))
 
+    def covers(self, stems: Sequence[str]) -> frozenset[int] | None:
+        """The question's word positions the frame reads (every class's longest phrase), or None when the
+        frame does not fire."""
+        found: set[int] = set()
+        for c in self.all:
+            t = c.trigger(stems)
+            if t is None:
+                return None
+            found.update(range(t[1], t[2]))
+        if any(c.trigger(stems) is not None for c in self.none):
+            return None
+        return frozenset(found)
+
     def fires(self, stems: Sequence[str]) -> bool:
-        return all(c.trigger(stems) is not None for c in self.all) and not any(
-            c.trigger(stems) is not None for c in self.none
-        )
+        return self.covers(stems) is not None
 
 
 def load_frames(path: Path = FRAMES_FILE) -> tuple[Frame, ...]:
@@ -137,6 +152,7 @@ def load_frames(path: Path = FRAMES_FILE) -> tuple[Frame, ...]:
                 category=f["type"],
                 all=tuple(classes[c] for c in f["all"]),
                 none=tuple(classes[c] for c in f.get("none", ())),
+                subject=bool(f.get("subject", False)),
             )
         )
     return tuple(frames)
@@ -206,20 +222,30 @@ class QuestionTypes:
             q = self._embed([question])[0]
             for cat, s in zip(self._rows, (self._matrix @ q).tolist(), strict=True):
                 sim[cat] = max(sim.get(cat, -1.0), float(s))
+        stems = _content_stems(question)
+        framed = _fired_frames(self.frames, stems)
+        read_words = {i for f, cover in framed for i in cover}
         votes: dict[str, list[str]] = {}
         for fb in fired:
             voted = BRIDGE_CATEGORIES.get(fb.bridge.name)
-            if voted is not None:
-                votes.setdefault(voted, []).append(fb.bridge.name)
+            if voted is None:
+                continue
+            t = fb.bridge.trigger(stems)
+            # a bridge whose words a frame of another type reads as part of its combination does not vote:
+            # "walk away early" inside "a set amount owed if it walks away early" is no exit at will
+            if (
+                t is not None
+                and set(range(t[1], t[2])) <= read_words
+                and all(f.category != voted for f, _ in framed)
+            ):
+                continue
+            votes.setdefault(voted, []).append(fb.bridge.name)
         for cat, names in votes.items():
             sim[cat] = sim.get(cat, 0.0) + BRIDGE_VOTE * len(names)
-        framed: dict[str, list[Frame]] = {}
-        if self.frames:
-            stems = _content_stems(question)
-            for frame in self.frames:
-                if frame.fires(stems):
-                    framed.setdefault(frame.category, []).append(frame)
-        for cat, fs in framed.items():  # the type's most specific frame counts, once
+        by_type: dict[str, list[Frame]] = {}
+        for frame, _ in framed:
+            by_type.setdefault(frame.category, []).append(frame)
+        for cat, fs in by_type.items():  # the type's most specific frame counts, once
             sim[cat] = sim.get(cat, 0.0) + max(f.vote for f in fs)
         if not sim:
             return Reading(types=(), confidence=0.0)
@@ -238,12 +264,32 @@ class QuestionTypes:
                     weight=float(x),
                     similarity=s,
                     bridges=tuple(votes.get(c, ())),
-                    frames=tuple(f.name for f in sorted(framed.get(c, ()), key=lambda f: -f.vote)),
+                    frames=tuple(f.name for f in sorted(by_type.get(c, ()), key=lambda f: -f.vote)),
                 )
                 for (c, s), x in zip(kept, w, strict=True)
             ),
             confidence=max(0.0, min(1.0, best / BRIDGE_VOTE, lead)),
         )
+
+
+def _fired_frames(frames: Sequence[Frame], stems: Sequence[str]) -> list[tuple[Frame, frozenset[int]]]:
+    """The frames that fire on the question's stems, with the words each reads, less those another frame
+    outranks: a frame whose words all lie inside those of a frame of another type needing more word classes
+    (the smaller reading is part of the larger), and a `subject` frame where a frame of another type that
+    is not one fires too (what the deal is about yields to the relation asked about it)."""
+    fired = [(f, cover) for f in frames if (cover := f.covers(stems)) is not None]
+    kept = [
+        (f, cover)
+        for f, cover in fired
+        if not any(
+            g.category != f.category and len(g.all) > len(f.all) and cover <= other for g, other in fired
+        )
+    ]
+    return [
+        (f, cover)
+        for f, cover in kept
+        if not (f.subject and any(g.category != f.category and not g.subject for g, _ in kept))
+    ]
 
 
 def _wordllama() -> Any | None:

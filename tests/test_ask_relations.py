@@ -1,0 +1,138 @@
+"""A question about a relation, not its subject. "Does the licence survive a takeover?" names a licence but
+asks about the takeover; "is a set fee owed if they pull out early?" describes an exit but asks for the
+pre-agreed sum. A frame that names what the deal is about (`subject: true`) yields to a frame of a relation
+asked about it, a frame whose words all lie inside a larger frame of another type is part of that reading,
+and a bridge whose words such a frame reads does not vote on its own. Also the everyday phrasings of a few
+clause types that had none: being allowed to put someone's name or logo on goods (a licence), questioning that
+something belongs to the other side (a promise not to challenge it), a percentage paid per unit (a royalty),
+keeping a policy in place (insurance), leaving although nobody is at fault, luring away researchers, who
+besides the signatories can count on the deal, how long it stays in force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from playbooks.bridges import _content_stems, load_bridges
+from playbooks.locator.questions import QuestionTypes, _fired_frames, load_frames
+from playbooks.retrieve import ClauseRetriever
+from tests.test_ask_types import make_doc
+
+
+@pytest.fixture(scope="module")
+def reader() -> QuestionTypes:
+    """Bridges and frames, no embedding: the reading is decided by the word combinations alone."""
+    return QuestionTypes(None, {}, load_frames())
+
+
+def first_type(reader: QuestionTypes, question: str) -> str | None:
+    reading = reader.read(question, load_bridges().fire(question))
+    return reading.types[0].category if reading.types else None
+
+
+@pytest.mark.parametrize(
+    ("question", "category"),
+    [
+        # the subject (a licence of software, of a brand, of patents) with a relation asked about it
+        ("Would our software licence end if the vendor is acquired?", "Change of Control"),
+        ("Does the brand licence roll over into a further term?", "Renewal Term"),
+        ("For how many years does the patent licence last before it stops?", "Expiration Date"),
+        # a condition inside the sum asked for
+        ("If they pull out early, is a set fee owed?", "Liquidated Damages"),
+        # a percentage paid for each unit that uses the technology is a royalty, not the licence
+        (
+            "What percentage must the maker pay for every device that uses the licensed technology?",
+            "Revenue/Profit Sharing",
+        ),
+    ],
+)
+def test_the_relation_asked_about_outranks_the_subject_named(
+    reader: QuestionTypes, question: str, category: str
+) -> None:
+    assert first_type(reader, question) == category
+
+
+@pytest.mark.parametrize(
+    ("question", "category"),
+    [
+        ("Which goods may the retailer print the designer's logo and likeness on?", "License Grant"),
+        ("What is the publisher permitted to do with the author's characters?", "License Grant"),
+        ("Is the reseller allowed to question that the patents belong to the maker?", "Covenant Not to Sue"),
+        ("Must the contractor keep a policy in place while on site?", "Insurance"),
+        (
+            "Once the agency ends, does it still look after the existing policies?",
+            "Post-Termination Services",
+        ),
+        ("Can the buyer drop out although the seller has done nothing wrong?", "Termination for Convenience"),
+        ("May the partner tempt away our researchers?", "No-Solicit of Employees"),
+        (
+            "Apart from the two firms, can anyone else count on the protections here?",
+            "Third Party Beneficiary",
+        ),
+        ("How many years does the arrangement stay in force?", "Expiration Date"),
+        ("Is the distributor guaranteed a certain amount however few units it sells?", "Minimum Commitment"),
+    ],
+)
+def test_everyday_phrasings_of_a_clause_type(reader: QuestionTypes, question: str, category: str) -> None:
+    assert first_type(reader, question) == category
+
+
+def test_a_frame_inside_a_larger_one_and_a_subject_frame_do_not_vote(tmp_path: Path) -> None:
+    """The rules themselves, on a frames file of their own: the smaller reading inside a larger one of
+    another type is dropped, a subject frame yields to a relation frame and stands where it is alone."""
+    path = tmp_path / "frames.yaml"
+    path.write_text(
+        "classes: {exit: [walk away], early: [early], sum: [fee], thing: [licence], sold: [acquired]}\n"
+        "frames:\n"
+        "  - {type: Termination for Convenience, all: [exit, early]}\n"
+        "  - {type: Liquidated Damages, all: [sum, exit, early]}\n"
+        "  - {type: License Grant, all: [thing], subject: true}\n"
+        "  - {type: Change of Control, all: [sold]}\n",
+        encoding="utf-8",
+    )
+    frames = load_frames(path)
+
+    def fired(question: str) -> list[str]:
+        return [f.category for f, _ in _fired_frames(frames, _content_stems(question))]
+
+    assert fired("a fee if they walk away early") == ["Liquidated Damages"]
+    assert fired("can they walk away early") == ["Termination for Convenience"]
+    assert fired("the licence if they are acquired") == ["Change of Control"]
+    assert fired("what does the licence cover") == ["License Grant"]
+
+
+def test_a_bridge_read_inside_a_frame_of_another_type_does_not_vote(reader: QuestionTypes) -> None:
+    """ "walk away" switches on the exit-at-will bridge; inside "a set fee owed if they walk away early" the
+    words belong to the pre-agreed sum, and the exit is not kept as a second reading."""
+    question = "Is a set fee owed if they walk away early?"
+    fired = load_bridges().fire(question)
+    assert "terminate-convenience" in {fb.bridge.name for fb in fired}
+    reading = reader.read(question, fired)
+    assert [t.category for t in reading.types] == ["Liquidated Damages"]
+
+
+LICENCE = """LICENCE AGREEMENT
+
+This Agreement is made between Northwind Ltd ("Licensee") and Contoso Ltd ("Licensor").
+
+1. Licence
+
+1.1 The Licensor grants the Licensee a non-exclusive licence to use the Software in its business.
+
+2. Change of Control
+
+2.1 If the Licensor undergoes a change of control, or is acquired by or merged into any other entity, the
+Licensee may terminate this Agreement by written notice within sixty (60) days.
+
+3. Governing Law
+
+3.1 This Agreement is governed by the laws of England and Wales.
+"""
+
+
+def test_the_ranking_follows_the_relation_not_the_subject() -> None:
+    """The question names the licence; the passage about the takeover is ranked first."""
+    r = ClauseRetriever(make_doc(LICENCE), semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    hit = r.search("Does the software licence still hold if the vendor is bought by someone?", top=3)[0]
+    assert "change of control" in hit.text
