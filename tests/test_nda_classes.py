@@ -689,3 +689,43 @@ def test_information_from_a_third_person_or_anyone_else_is_the_third_party_carve
     ):
         text = f"5. The duty of secrecy shall not extend to information which {limb}.\n"
         assert _rule(text, "third_party_source").outcome in ("standard", "fallback"), limb
+
+
+# ------------------------------------------------------------------ advisers let in by a defined term
+def test_a_defined_term_in_the_permission_lets_in_the_advisers_its_definition_lists() -> None:
+    # the people we may tell carry a name of the contract's own ("Associates", "Recipient
+    # Representatives", "Authorised Persons"), defined elsewhere (in a parenthesis after other words, or
+    # by a colon) to take in agents, contractors or advisers: sharing with advisers is addressed, and allowed
+    for text in (
+        "1. Each party, its affiliates and the respective officers, employees, accountants, attorneys "
+        "and advisors of each of them (collectively with such affiliates, “Associates”) may receive "
+        "information.\n"
+        "2. Neither party will disclose any Confidential Information of the other party to third "
+        "parties except those of its Associates who are required to have the information in order to "
+        "evaluate the Project.\n",
+        "1. Any information given to the Recipient or to any officer, agent or independent contractor "
+        'of the Recipient (collectively, the "Recipient Representatives") shall be kept confidential.\n'
+        "2. The Recipient shall ensure that any Recipient Representative to whom it provides "
+        "Confidential Information agrees in writing to the same restrictions.\n",
+        "1. Definitions.\nAuthorised Persons: any employees, officers, professional advisers or "
+        "consultants of the Recipient who are engaged in the Project;\n"
+        "2. The Recipient may disclose the Confidential Information to its Authorised Persons, provided "
+        "that it procures that they comply with this Agreement.\n",
+    ):
+        o = _rule(text, "sharing_third_parties")
+        assert o.outcome == "standard", text
+        assert (_value(o, "representatives_allowed"), _value(o, "representatives_include_advisers")) == (
+            True,
+            True,
+        ), text
+
+
+def test_a_defined_term_of_employees_only_does_not_let_in_advisers() -> None:
+    text = (
+        "1. Any director, officer or employee of the Recipient (collectively, the "
+        '"Recipient Representatives") shall keep the information confidential.\n'
+        "2. The Recipient shall ensure that any Recipient Representative to whom it provides "
+        "Confidential Information agrees in writing to the same restrictions.\n"
+    )
+    o = _rule(text, "sharing_third_parties")
+    assert o.outcome != "standard" and _value(o, "representatives_include_advisers") is not True
