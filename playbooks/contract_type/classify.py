@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from playbooks.parties.scan import Text, word_starts
+
 __all__ = ["TYPES", "ContractType", "classify"]
 
 # type → (title words, body words). Title words decide when present; body words break ties and catch an
@@ -59,6 +61,27 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
     ),
 }
 TYPES: tuple[str, ...] = (*_PROFILE, "other")
+# the words each type's body pattern begins with (see `playbooks.parties.scan`): counting a type's words
+# tries its pattern only where one of them starts, and counts what `re.findall` counts
+_BODY_LEADS: Mapping[str, tuple[str, ...]] = {
+    "nda": ("confidential", *word_starts("evaluation")),
+    "employment": word_starts("employee", "employment", "salary", "vacation", "benefit"),
+    "franchise": word_starts("franchis"),
+    "joint_venture": word_starts("joint"),
+    "collaboration": word_starts("collaboration"),
+    "sponsorship": word_starts("sponsor"),
+    "marketing": word_starts("marketing", "promot", "co"),
+    "distribution": word_starts("distributor", "reseller", "resale"),
+    "transportation": word_starts("transport", "shipper"),
+    "supply": word_starts("purchase", "product", "shipment"),
+    "license": word_starts("licens", "royalt"),
+    "hosting": word_starts("host", "server", "uptime"),
+    "maintenance_support": word_starts("maintenance", "support"),
+    "outsourcing": word_starts("outsourc"),
+    "development": word_starts("develop", "deliverable"),
+    "consulting": word_starts("consult"),
+    "services": word_starts("services", "statement"),
+}
 _TITLE = re.compile(
     # (a title may wrap onto a second line, once: "NON-DISCLOSURE / CONFIDENTIALITY\nAGREEMENT")
     r"\b([A-Z](?:[A-Z&,/\- ]|(?<!AGREEMENT)(?<!CONTRACT)\n(?!\s*\n|\s*THIS\b)){3,}(?:AGREEMENT|CONTRACT))\b"
@@ -109,12 +132,16 @@ def classify(text: str) -> ContractType:
     """The contract's type from its title, then its vocabulary; 'other' when neither says."""
     title = _title(text)
     low_title = title.lower()
-    body = text.lower()
-    counts = {t: len(re.findall(b, body)) for t, (_, b) in _PROFILE.items()}
+    body = Text(text.lower())
+    counts = {t: len(body.findall(b, 0, _BODY_LEADS[t])) for t, (_, b) in _PROFILE.items()}
     hits = [t for t, (w, _) in _PROFILE.items() if title and re.search(rf"\b(?:{w})", low_title)]
     # one person on the other side with salary and employment language is an employment contract,
     # whatever its title ("Service Agreement" between a company and an executive)
-    if counts["employment"] >= 25 and "employment" not in hits and re.search(r"\bemployment\b", body[:6000]):
+    if (
+        counts["employment"] >= 25
+        and "employment" not in hits
+        and re.search(r"\bemployment\b", body.text[:6000])
+    ):
         return ContractType(
             type="employment",
             title=title,

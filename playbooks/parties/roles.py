@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_ways
+from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_ways, payments
 from playbooks.parties.reading import Party
+from playbooks.parties.scan import THE, Text, term_leads, word_starts
 
 __all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
 
@@ -86,12 +87,43 @@ _PAYS = 6
 _PLAINEST = (0, 3, 11, 14, 16)
 
 
-def _evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
+# the words a cue can begin with, besides the party's term ("the" or the term itself): see `scan.Text`
+_PAY_LEADS = word_starts("pay", "invoice")
+_VERB_LEADS = (
+    "provide",
+    "perform",
+    "render",
+    "deliver",
+    "supply",
+    "furnish",
+    "design",
+    "develop",
+    "host",
+    "maintain",
+    "support",
+    "manufacture",
+    "transport",
+    "repair",
+    "produce",
+    "sell",
+    "license",
+    "grant",
+)
+
+
+def _term_leads(*spellings: str) -> tuple[str, ...] | None:
+    leads = term_leads(spellings)
+    return None if leads is None else (*leads, THE)
+
+
+def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
     """(buyer score, seller score, the phrases that earned them, each with its side) for one defined term."""
     # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader shall pay");
     # its cues stay case-sensitive so that "LEADER" is not the word "leader"
-    spelt = _term_rx(term) + (f"|{_term_rx(term.title())}" if term.isupper() and len(term) > 3 else "")
+    titled = term.isupper() and len(term) > 3
+    spelt = _term_rx(term) + (f"|{_term_rx(term.title())}" if titled else "")
     t = r"(?<![A-Za-z])(?:the\s+)?(?:" + spelt + r")(?:'s|’s)?(?![a-z])"
+    led = _term_leads(term, *((term.title(),) if titled else ()))
     buyer = seller = 0
     why: list[tuple[str, str]] = []
     low = term.lower()
@@ -109,32 +141,52 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
             # paying damages, a penalty, interest or a refund is no sign of the customer ("Party B shall pay
             # liquidated damages to Party A")
             r"(?!\s+(?:\w+\s+){0,2}?compensation\b)" + NOT_A_PRICE,
+            led,
         ),
-        ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t),
-        ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t),
-        ("buyer", t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)"),
-        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b"),
+        ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t, _PAY_LEADS),
+        ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t, _VERB_LEADS),
+        (
+            "buyer",
+            t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)",
+            led,
+        ),
+        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b", led),
         (
             "buyer",
             r"\b(?:sold|supplied|delivered|shipped|furnished|licensed)\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?\S+\s+to\s+"
             + t,
+            word_starts("sold", "supplied", "delivered", "shipped", "furnished", "licensed"),
         ),
-        ("seller", t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b"),
+        (
+            "seller",
+            t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?" + _VERBS_SELLER + r"\b",
+            led,
+        ),
         (
             "seller",
             r"\b(?:services|work|products?|goods)\s+(?:to\s+be\s+)?(?:provided|performed|rendered|delivered|supplied)\s+by\s+"
             + t,
+            word_starts("services", "work", "product", "goods"),
         ),
-        ("seller", r"\bpay\s+(?:to\s+)?" + t + NOT_A_PRICE),
+        ("seller", r"\bpay\s+(?:to\s+)?" + t + NOT_A_PRICE, word_starts("pay")),
         (
             "seller",
             r"\b(?:fees?|compensation|amounts?|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?(?:payable|due|paid)\s+to\s+"
             + t,
+            word_starts("fee", "compensation", "amount", "royalt"),
         ),
-        ("seller", t + r"\s+(?:hereby\s+)?grants?\b"),
-        ("buyer", r"\b(?:paid|compensated|reimbursed)\s+by\s+" + t),
-        ("seller", t + r"\s+(?:(?:was|is|are|be|shall|will)\s+){1,2}(?:paid|compensated)\b"),
-        ("seller", r"\b(?:for|that)\s+" + t + r"\s+(?:to\s+|shall\s+|will\s+)?" + _VERBS_SELLER + r"\b"),
+        ("seller", t + r"\s+(?:hereby\s+)?grants?\b", led),
+        (
+            "buyer",
+            r"\b(?:paid|compensated|reimbursed)\s+by\s+" + t,
+            word_starts("paid", "compensated", "reimbursed"),
+        ),
+        ("seller", t + r"\s+(?:(?:was|is|are|be|shall|will)\s+){1,2}(?:paid|compensated)\b", led),
+        (
+            "seller",
+            r"\b(?:for|that)\s+" + t + r"\s+(?:to\s+|shall\s+|will\s+)?" + _VERBS_SELLER + r"\b",
+            word_starts("for", "that"),
+        ),
         # what a party does in return for a fee is what it sells: "In consideration of the Sponsorship Fee,
         # the Club shall provide", "in consideration of the Hosting Fee set forth in Exhibit A, Orla shall"
         (
@@ -142,29 +194,35 @@ def _evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
             r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?(?:(?:payments?|receipt)\s+of\s+(?:the\s+)?)?"
             r"(?:[\w-]+\s+){0,3}?(?:fees?|payments?|compensation|royalt(?:y|ies)|charges)\b(?![^.;,]{0,80}?\bby\b)"
             r"[^.;]{0,80}?,\s*" + t + r"\s+(?:shall|will|agrees|hereby|undertakes)\b",
+            word_starts("in"),
         ),
         # "DRP shall be entitled to a base fee", "the Agent shall receive a commission": the one paid
         (
             "seller",
             t + r"\s+(?:shall|will)\s+(?:be\s+entitled\s+to|receive)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?"
             r"(?:fees?|compensation|commissions?|royalt(?:y|ies)|remuneration)\b",
+            led,
         ),
         # "in consideration of the payment by Farley of the fees": the one who pays
-        ("buyer", r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?payments?\s+(?:\w+\s+){0,2}?by\s+" + t),
+        (
+            "buyer",
+            r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?payments?\s+(?:\w+\s+){0,2}?by\s+" + t,
+            word_starts("in"),
+        ),
     )
-    for k, (side, rx) in enumerate(cues):
-        hits = re.findall(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
+    flags = re.IGNORECASE if not term.isupper() else 0
+    for k, (side, rx, leads) in enumerate(cues):
+        # up to five hits count: the first five are all that is read
+        hits = text.findall(rx, flags, leads, limit=5)
         if not hits:
             continue
         # paying, being paid by, buying or wanting to buy the services is the plainest sign of the customer
-        n = min(len(hits), 5) * (2 if k in _PLAINEST else 1)
+        n = len(hits) * (2 if k in _PLAINEST else 1)
         if side == "buyer":
             buyer += n
         else:
             seller += n
-        m = re.search(rx, text, flags=re.IGNORECASE if not term.isupper() else 0)
-        if m:
-            why.append((side, "“" + " ".join(m.group(0).split())[:70] + "”"))
+        why.append((side, "“" + " ".join(hits[0].group(0).split())[:70] + "”"))
     return buyer, seller, why
 
 
@@ -177,12 +235,13 @@ def _role_term(term: str) -> bool:
     return any(re.search(rf"\b{w}\b", low) for w in (*_RECEIVING_WORDS, *_DISCLOSING_WORDS))
 
 
-def _nda_evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]]:
+def _nda_evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
     """(receiving score, disclosing score, the phrases that earned them) for one party of an NDA: what it is
     called and whether the contract discloses to it or protects its information (not who pays or provides:
     a vendor often receives its customer's information)."""
     t = r"(?<![A-Za-z])(?:the\s+)?" + _term_rx(term) + r"(?![a-z])"
     own = _term_rx(term) + r"(?:'s|’s)"
+    led = _term_leads(term)
     receiving = disclosing = 0
     why: list[tuple[str, str]] = []  # (the side, as in `_evidence`: receiving is "buyer"), the phrase
     low = term.lower()
@@ -196,11 +255,13 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]
         (
             "receiving",
             r"\b(?:disclos|furnish|provid|made\s+available|deliver)\w*\s+(?:\w+\s+){0,4}?to\s+" + t,
+            word_starts("disclos", "furnish", "provid", "made", "deliver"),
         ),
         (
             "receiving",
             t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:not\s+disclose|keep|hold|protect|"
             r"maintain|treat|return|destroy|use\s+(?:the|such|any)\s+(?:\w+\s+)?(?:information|material))",
+            led,
         ),
         # the party that acknowledges what the information is, or promises what it will do with it
         (
@@ -208,10 +269,23 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]
             t
             + r"\s+(?:understands|acknowledges|recognizes|recognises)\s+(?:and\s+(?:agrees|acknowledges)\s+)?"
             r"that\s+(?:the|all|any|such)\s+(?:\w+\s+){0,2}?(?:information|material)",
+            led,
         ),
-        ("disclosing", own + r"\s+(?:\w+\s+)?(?:con\S{1,2}dential|proprietary)\s+(?:information|material)"),
-        ("disclosing", r"\b(?:disclosed|furnished|provided|supplied)\s+(?:\w+\s+){0,2}?by\s+" + t),
-        ("disclosing", r"\b(?:received|obtained)\s+(?:\w+\s+){0,2}?from\s+" + t),
+        (
+            "disclosing",
+            own + r"\s+(?:\w+\s+)?(?:con\S{1,2}dential|proprietary)\s+(?:information|material)",
+            led,
+        ),
+        (
+            "disclosing",
+            r"\b(?:disclosed|furnished|provided|supplied)\s+(?:\w+\s+){0,2}?by\s+" + t,
+            word_starts("disclosed", "furnished", "provided", "supplied"),
+        ),
+        (
+            "disclosing",
+            r"\b(?:received|obtained)\s+(?:\w+\s+){0,2}?from\s+" + t,
+            word_starts("received", "obtained"),
+        ),
     )
     # the information may be used only for work done for one party ("solely for the purpose of quoting and
     # manufacturing products for Champion"): that party is the one disclosing — the plainest sign of whose
@@ -221,19 +295,21 @@ def _nda_evidence(text: str, term: str) -> tuple[int, int, list[tuple[str, str]]
         r"\b(?:for|to)\s+(?:or\s+on\s+behalf\s+of\s+)?" + t
     )
     flags = re.IGNORECASE if not term.isupper() else 0
-    for side, rx, weight in (*((side, rx, 1) for side, rx in cues), ("disclosing", served, 3)):
-        hits = re.findall(rx, text, flags=flags)
+    served_leads = word_starts("solely", "only", "exclusively")
+    for side, rx, leads, weight in (
+        *((side, rx, leads, 1) for side, rx, leads in cues),
+        ("disclosing", served, served_leads, 3),
+    ):
+        hits = text.findall(rx, flags, leads, limit=5)
         if not hits:
             continue
-        n = min(len(hits), 5) * weight
+        n = len(hits) * weight
         if side == "receiving":
             receiving += n
         else:
             disclosing += n
-        m = re.search(rx, text, flags=flags)
-        if m:
-            phrase = "“" + " ".join(m.group(0).split())[:70] + "”"
-            why.append(("buyer" if side == "receiving" else "seller", phrase))
+        phrase = "“" + " ".join(hits[0].group(0).split())[:70] + "”"
+        why.append(("buyer" if side == "receiving" else "seller", phrase))
     return receiving, disclosing, why
 
 
@@ -334,12 +410,14 @@ def resolve_roles(
     # money one party pays another by name and never receives back decides the sides more plainly than
     # anything either of them grants or provides (a sponsor licenses its marks to the team it pays); money
     # paid both ways (each invoices the other) adds nothing
-    flows = {} if nda else one_way_payments(text, parties)
+    scan = Text(text)  # every cue below is tried only where its leading word stands
+    pays = None if nda else payments(scan, parties)
+    flows = {} if pays is None else one_way_payments(text, parties, pays=pays)
     # where two parties each pay the other by name (each pays the other royalties) an unresolved basis says so
-    both_ways = None if nda else paid_both_ways(text, parties)
+    both_ways = None if pays is None else paid_both_ways(text, parties, pays=pays)
     scored: list[_Scored] = []
     for p in parties:
-        b, s, why = _nda_evidence(text, p.defined_as) if nda else _evidence(text, p.defined_as)
+        b, s, why = _nda_evidence(scan, p.defined_as) if nda else _evidence(scan, p.defined_as)
         if p.defined_as in flows:
             way, quote = flows[p.defined_as]
             if way == "payer":
