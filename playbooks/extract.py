@@ -221,6 +221,9 @@ _DURATION_RE = re.compile(
     r"(?P<unit>hours?|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
+#: a currency just before a number: "$50,000 Year 1 …" is an amount beside a schedule's label, not 50,000
+#: years
+_CURRENCY_BEFORE = re.compile(rf"(?<![A-Za-z])(?:{_PREFIX_ALT})\s?$", re.IGNORECASE)
 _PRIOR_YEAR_RE = re.compile(
     r"\b(?:the\s+(?:preceding|prior|previous|immediately\s+preceding)\s+(?:calendar\s+)?year"
     r"|the\s+(?:calendar\s+)?year\s+(?:immediately\s+)?(?:preceding|prior\s+to|before))\b",
@@ -237,6 +240,8 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
     """
     hits: list[Hit] = []
     for m in _DURATION_RE.finditer(text):
+        if m["d"] and _CURRENCY_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            continue  # an amount of money is never a period of time
         u = m["unit"].lower().rstrip("s")
         if m["w"]:
             n: float | None = words_to_number(m["w"])

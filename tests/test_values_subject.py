@@ -615,3 +615,42 @@ def test_a_value_inside_a_wider_passage_quoted_elsewhere_keeps_its_own_quote() -
     quotes = _quotes(ctx, first, {"notice_days": notice, "renewal": renewal}, ["notice_days"])
     assert _inside(notice.ev, quotes)
     assert _inside(renewal.ev, quotes)
+
+
+# ------------------------------------------------------------------------ session 7: what a value is made of
+
+
+def _review_finding(text: str, rule: str) -> tuple[str, dict[str, object]]:
+    result = review(document_from_text(PREAMBLE + text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == rule)
+    values = {k: v["value"] for k, v in (f.proposal.details.get("extracted") or {}).items()}
+    return str(f.proposal.details.get("outcome")), values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Year 1 - Due: March 31, 2019 - $40,000 Year 2 - Due: March 31, 2020 - $60,000",
+        "a fee of USD 12,500 year on year",
+        "£3,000 months of support",
+    ],
+)
+def test_an_amount_of_money_is_never_a_number_of_days(text: str) -> None:
+    """ "$40,000 Year 2" is an amount beside a schedule's label: a period is never read from an amount."""
+    assert [h.value for h in find_durations(text)] == []
+
+
+def test_a_schedule_of_due_amounts_states_no_payment_days_and_is_not_absent() -> None:
+    """A payment schedule of due dates and amounts gives no days to pay from an invoice: the payment terms are
+    found and the days said to be not stated, never 14,600,000 days read from "$40,000 Year"."""
+    for clause in (
+        "4. FEES\n\nCustomer agrees to pay to Supplier the fee in the amount of $120,000 for this Agreement. "
+        "Payments to Supplier shall be payable according to the following schedule: Year 1 - Due: March 31, "
+        "2019 - $40,000 Year 2 - Due: March 31, 2020 - $60,000 Final Balance Due: June 30, 2021 - $20,000.\n",
+        "4. FEES\n\nPayments to Supplier shall be payable according to the following schedule: Year 1 - Due: "
+        "March 31, 2019 - $40,000 Year 2 - Due: March 31, 2020 - $60,000 Final Balance Due: June 30, 2021 - "
+        "$20,000.\n",
+    ):
+        outcome, values = _review_finding(clause, "payment")
+        assert outcome == "needs_review"
+        assert "payment_days" not in values
