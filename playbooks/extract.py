@@ -291,10 +291,66 @@ _PERCENT_RE = re.compile(
 )
 
 
-def find_percents(text: str, base: int = 0) -> list[Hit]:
-    """Percentages: "1.5%" → 1.5, "ten percent (10%)" → 10."""
+_PERCENT_WORD = r"(?:%|percent\b|per\s+cent\b)"
+_UNICODE_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3}
+_WORD_FRACTIONS = {
+    "half": 0.5,
+    "quarter": 0.25,
+    "third": 1 / 3,
+    "three quarter": 0.75,
+    "three quarters": 0.75,
+}
+#: a whole number and a fraction: "1 1/2%", "1-1/2%", "1½%", "½%", and the OCR'd "1 l/2%" (a letter l or I
+#: read for the digit one) — 1.5, never the "2%" the fraction ends in
+_FRACTION_PERCENT_RE = re.compile(
+    r"(?<![\d.,/])(?:(?P<whole>\d{1,3})(?:\s+|-|\s*(?=[½¼¾⅓⅔])))?"
+    r"(?:(?P<num>[1-9]|(?<=\s)[lI]|(?<=-)[lI])\s*/\s*(?P<den>[2-9])|(?P<uni>[½¼¾⅓⅔]))"
+    rf"\s*{_PERCENT_WORD}",
+)
+#: the same in words: "one and one-half percent", "one and a half per cent", "one-half of one percent"
+_WORD_FRACTION_PERCENT_RE = re.compile(
+    rf"(?:(?P<w>{NUMBER_WORDS})\s+and\s+)?(?:(?:one|a|an)[\s-]+)?(?P<frac>half|quarter|third|three[\s-]quarters?)"
+    r"(?P<of>\s+of\s+(?:one|1)\s*)?"
+    rf"\s*{_PERCENT_WORD}(?:\s*\(\s*(?P<d2>{DIGITS})\s*%?\s*\))?",
+    re.IGNORECASE,
+)
+
+
+def _fraction_percents(text: str, base: int) -> list[Hit]:
     hits = []
+    for m in _FRACTION_PERCENT_RE.finditer(text):
+        if m["uni"]:
+            frac = _UNICODE_FRACTIONS[m["uni"]]
+        else:
+            num = 1 if m["num"] in "lI" else int(m["num"])
+            if num >= int(m["den"]):
+                continue  # "3/2%" is no fraction of a whole number
+            frac = num / int(m["den"])
+        if m["whole"] is None and not m["uni"] and m["num"] in "lI":
+            continue
+        value = _num(f"{int(m['whole'] or 0) + frac:.4f}")
+        hits.append(Hit(value=value, start=base + m.start(), end=base + m.end()))
+    for m in _WORD_FRACTION_PERCENT_RE.finditer(text):
+        whole = words_to_number(m["w"]) if m["w"] else 0
+        if whole is None:
+            continue
+        frac = _WORD_FRACTIONS[re.sub(r"[\s-]+", " ", m["frac"].lower())]
+        value = _num(f"{whole + frac:.4f}")
+        conflict = None
+        if m["d2"] and float(_num(m["d2"])) != float(value):
+            conflict = f"the words say {value:g} but the digits say {_num(m['d2']):g}"
+        hits.append(Hit(value=value, start=base + m.start(), end=base + m.end(), conflict=conflict))
+    return hits
+
+
+def find_percents(text: str, base: int = 0) -> list[Hit]:
+    """Percentages: "1.5%" → 1.5, "ten percent (10%)" → 10, "1 1/2%" (or the OCR'd "1 l/2%") → 1.5,
+    "one and one-half percent" → 1.5."""
+    hits = _fraction_percents(text, base)
+    taken = [(h.start - base, h.end - base) for h in hits]
     for m in _PERCENT_RE.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
         conflict = None
         if m["w"]:
             n = words_to_number(m["w"])
@@ -306,6 +362,7 @@ def find_percents(text: str, base: int = 0) -> list[Hit]:
         else:
             value = _num(m["d"])
         hits.append(Hit(value=value, start=base + m.start(), end=base + m.end(), conflict=conflict))
+    hits.sort(key=lambda h: h.start)
     return hits
 
 

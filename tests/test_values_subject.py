@@ -14,7 +14,7 @@ import pytest
 
 from citationgate.review import review
 from playbooks import load_playbook
-from playbooks.extract import find_dates, find_durations
+from playbooks.extract import find_dates, find_durations, find_percents
 from playbooks.kinds import dates_of_kind, durations_of_kind
 from playbooks.library import document_from_text
 
@@ -654,3 +654,35 @@ def test_a_schedule_of_due_amounts_states_no_payment_days_and_is_not_absent() ->
         outcome, values = _review_finding(clause, "payment")
         assert outcome == "needs_review"
         assert "payment_days" not in values
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a late charge of 1 l/2% per month", 1.5),  # OCR: a letter l for the digit one
+        ("a late charge of 1 I/2% per month", 1.5),
+        ("interest at 1 1/2% per month", 1.5),
+        ("interest at 1-1/2 percent per month", 1.5),
+        ("interest at 1½% per month", 1.5),
+        ("interest of one and one-half percent (1.5%) per month", 1.5),
+        ("interest of one and a half per cent a month", 1.5),
+        ("interest of one-half of one percent per month", 0.5),
+        ("interest at 3/4% per month", 0.75),
+        ("interest at 18% per annum", 18),
+        ("ten percent (10%)", 10),
+    ],
+)
+def test_a_percentage_with_a_fraction_is_the_whole_and_the_fraction(text: str, value: float) -> None:
+    """ "1 l/2%" is 1½ %, not the "2%" it ends in."""
+    assert [h.value for h in find_percents(text)] == [value]
+
+
+def test_late_interest_of_one_and_a_half_percent_a_month_is_not_above_the_red_line() -> None:
+    clause = (
+        "4. PAYMENT\n\nCustomer shall pay each invoice within thirty (30) days of receipt. Customer agrees "
+        "to "
+        "pay a late charge of 1 l/2% per month on the unpaid balance of any overdue invoice.\n"
+    )
+    outcome, values = _review_finding(clause, "payment")
+    assert values["late_interest_percent"] == 1.5
+    assert outcome != "unacceptable"
