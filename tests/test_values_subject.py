@@ -686,3 +686,43 @@ def test_late_interest_of_one_and_a_half_percent_a_month_is_not_above_the_red_li
     outcome, values = _review_finding(clause, "payment")
     assert values["late_interest_percent"] == 1.5
     assert outcome != "unacceptable"
+
+
+@pytest.mark.parametrize(
+    ("clause", "methods"),
+    [
+        (
+            "26. Notice: All written notices shall be deemed given on the day notice is either delivered "
+            "personally, or by fax or overnight or certified delivery or deposited in the mail addressed as "
+            "specified below: If to Supplier: Address: 12 Elm Row, Springfield Email: Attn: Jo Bloggs\n",
+            ["hand", "courier", "post"],
+        ),
+        (
+            "26. Notices. Any notice shall be in writing and delivered by hand to the address below.\n\n"
+            "Supplier: 12 Elm Row, Springfield. E-mail: ____________\n",
+            ["hand"],
+        ),
+        (
+            "26. Notices. Any notice shall be in writing and delivered by hand or sent by e-mail to the "
+            "address below. Email: ops@quillon.example\n",
+            ["hand", "email"],
+        ),
+        (
+            "26. Notices. Any notice shall be in writing and sent by email: legal@quillon.example, with a "
+            "copy by post.\n",
+            ["post", "email"],
+        ),
+        (
+            "26. Notices. Any notice shall be in writing and sent by electronic mail or delivered to the "
+            "registered office of the addressee.\n",
+            ["email"],
+        ),
+    ],
+)
+def test_a_notice_method_is_one_the_clause_permits_not_a_label(clause: str, methods: list[str]) -> None:
+    """ "Email:" in the address block is where a party is reached, not a way of giving notice; "mail"
+    inside "e-mail" is no post, nor is a "registered office" a registered letter; "delivered personally" is
+    by hand."""
+    outcome, values = _review_finding(clause, "notices")
+    assert outcome == "standard"
+    assert values["methods"] == methods
