@@ -726,3 +726,45 @@ def test_a_notice_method_is_one_the_clause_permits_not_a_label(clause: str, meth
     outcome, values = _review_finding(clause, "notices")
     assert outcome == "standard"
     assert values["methods"] == methods
+
+
+CONFIDENTIALITY = (
+    "8. Confidentiality. Each party shall keep the other party's Confidential Information confidential "
+    "during the Term and thereafter.\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "9. Effect of Termination. On termination the licence to use the Supplier Marks ends. All originals "
+        "and copies of the Supplier Marks (whether printed or electronic) shall be discarded or destroyed "
+        "within five (5) business days.\n",
+        "9. Marks. On expiry Customer shall destroy all materials bearing the Quillon Logos.\n",
+        "Accepted and Agreed: Execute two (2) copies and return executed copies to:\n\n"
+        "9. Indemnity. Each party shall indemnify the other.\n",
+    ],
+)
+def test_a_return_or_destroy_duty_about_something_else_is_no_return_of_information(other: str) -> None:
+    """Destroying copies of a party's marks when a trademark licence ends, or returning signed copies of the
+    agreement, is no duty to return or destroy confidential information."""
+    outcome, values = _review_finding(CONFIDENTIALITY + other, "confidentiality")
+    assert values["return_destroy"] is False
+    assert outcome != "standard"
+
+
+@pytest.mark.parametrize(
+    "duty",
+    [
+        "On termination each party shall return or destroy all copies of the other party's Confidential "
+        "Information.",
+        "All copies of such information shall be destroyed upon request.",
+        "On request the Supplier shall return all documents and materials containing Customer Data.",
+    ],
+)
+def test_a_duty_to_return_or_destroy_the_information_is_still_read(duty: str) -> None:
+    outcome, values = _review_finding(
+        CONFIDENTIALITY.replace("thereafter.", "thereafter. " + duty), "confidentiality"
+    )
+    assert values["return_destroy"] is True
+    assert outcome == "standard"
