@@ -729,3 +729,18 @@ def test_a_defined_term_of_employees_only_does_not_let_in_advisers() -> None:
     )
     o = _rule(text, "sharing_third_parties")
     assert o.outcome != "standard" and _value(o, "representatives_include_advisers") is not True
+
+
+# ------------------------------------------------------------------ a return clause is no copying clause
+def test_a_return_of_copies_opening_a_list_item_is_not_headed_as_a_copying_clause() -> None:
+    # the search's best passage for "making copies" is a list item that opens "Return all documents, copies
+    # of documents …": a return clause, which the copying rule itself rules out — copying is not addressed
+    text = (
+        "1. The Recipient shall keep the Confidential Information secret and use it only for the Purpose.\n"
+        "2. Return of Information. When requested by the Discloser, the Recipient shall:\n"
+        "(a) Return all documents, copies of documents, computer records and other records of Confidential "
+        "Information in its possession to the Discloser within five (5) days, or destroy them; and\n"
+        "(b) certify in writing that it has done so.\n"
+    )
+    o = _rule(text, "copies")
+    assert o.outcome == "not_applicable" and not o.quotes

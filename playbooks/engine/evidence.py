@@ -77,7 +77,13 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
         hits = ctx.retriever().search(clause.model.title, top=1, use_semantic=False)
     except ValueError:
         return None
-    if hits and not any(a <= hits[0].start < b for a, b in ruled_out):
+    # a passage the clause's own exclusions rule out is not headed as the clause: "(a) Return all documents,
+    # copies of documents …" opens with the word of a copying heading, and is a return clause
+    if (
+        hits
+        and not any(a <= hits[0].start < b for a, b in ruled_out)
+        and ctx.passages.index_at(hits[0].start) not in excluded
+    ):
         # its heading, the first line: "24. WAIVER" names no audit clause, whatever the sentence under it says
         lead = ctx.text[hits[0].start : hits[0].start + 60].lstrip().split("\n", 1)[0]
         run_in = _RUN_IN.match(lead)
