@@ -7,8 +7,9 @@ is put on one scale with its cross-validated threshold (`calibrate`: the thresho
 - a rule region keeps its place unless one of the cases below applies. Confidence is always the mean of
   the rules' evidence for the chosen passage (`RULE_EVIDENCE`; 0 where the rules did not point) and the
   locator's calibrated score for it;
-- when the rules found nothing and the locator's best passage is over its threshold, that passage is the
-  clause (`via="locator"`), so a clause worded in no pattern's vocabulary is still read;
+- when the rules found nothing and the locator's best passage reaches the head's take bar (`take_bar`: its
+  own, chosen by grouped CV where the rules are silent, or the shared `TAKE`), that passage is the clause
+  (`via="locator"`), so a clause worded in no pattern's vocabulary is still read;
 - when the rules found a passage the locator rates far below its threshold while another passage of the
   document is well over it, the locator's passage is the clause (the rules matched words, not meaning).
 
@@ -36,13 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from playbooks.locator.model import LocatedPassage, Scan
+from playbooks.locator.model import LocatedPassage, Locator, Scan
 
-__all__ = ["RULE_EVIDENCE", "Location", "best_passage", "calibrate", "doubt", "fuse", "unseen"]
+__all__ = ["RULE_EVIDENCE", "Location", "best_passage", "calibrate", "doubt", "fuse", "take_bar", "unseen"]
 
 #: how much a rules-only location counts on the 0..1 confidence scale, by how it was found
 RULE_EVIDENCE = {"heading": 0.8, "pattern": 0.6}
-#: calibrated locator score above which a passage is taken when the rules found nothing
+#: calibrated locator score above which a passage is taken when the rules found nothing (the shared bar:
+#: weights that carry each head's own bar, chosen by grouped CV in `playbooks.locator.take`, use theirs)
 TAKE = 0.75
 #: ... above which it replaces a rules region that the locator rates below `DOUBT`
 SWITCH = 0.75
@@ -113,7 +115,7 @@ def fuse(
     best_cal = calibrate(best.score, t) if best else 0.0
     base = Location(confidence=0.0, via=None, category=category, locator=loc.version, candidates=top)
     if rule_span is None or via is None:
-        if take and best is not None and best_cal >= TAKE:
+        if take and best is not None and best_cal >= take_bar(loc, category):
             return _locators_pick(base, best, best_cal)
         return Decision(take=None, location=base)
     here = scan.at(category, *rule_span)
@@ -133,6 +135,13 @@ def fuse(
             doubted=doubted,
         ),
     )
+
+
+def take_bar(locator: Locator, category: str) -> float:
+    """The calibrated score from which `category`'s best passage is taken where the rules found nothing:
+    the head's own bar when the weights carry one, else `TAKE`."""
+    bar = locator.take_bar(category)
+    return TAKE if bar is None else bar
 
 
 def _locators_pick(base: Location, best: LocatedPassage, best_cal: float) -> Decision:

@@ -128,6 +128,10 @@ class Locator:
         self.coef: FloatArray = np.hstack([coef[:width], coef[width:]]) if self.context else coef
         self.intercept: FloatArray = arrays["intercept"].astype(np.float32)
         self.thresholds: FloatArray = arrays["thresholds"].astype(np.float32)
+        # each head's take bar (`playbooks.locator.take`), on the calibrated scale; absent: the shared bar
+        self.take_bars: FloatArray | None = (
+            arrays["take_bars"].astype(np.float32) if "take_bars" in arrays else None
+        )
 
     def column(self, category: str) -> int:
         try:
@@ -137,6 +141,11 @@ class Locator:
 
     def threshold(self, category: str) -> float:
         return float(self.thresholds[self.column(category)])
+
+    def take_bar(self, category: str) -> float | None:
+        """The calibrated score from which the fusion takes this head's passage where the rules found
+        nothing (chosen by grouped CV, `playbooks.locator.take`); None: weights without bars."""
+        return None if self.take_bars is None else float(self.take_bars[self.column(category)])
 
     def logits(
         self,
