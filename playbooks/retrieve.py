@@ -8,7 +8,9 @@ that contain it, so "(b)" under "LIMITATION OF LIABILITY" is found by the headin
 Ranking:
 - keywords: BM25 (bm25s, English stop words, Snowball stemming). The asker's own words score at full
   weight; words added by bridges (playbooks/bridges.yaml: plain and trade phrasings → contract vocabulary)
-  score at `BRIDGE_WEIGHT`, so the asker's words always weigh more.
+  score at `BRIDGE_WEIGHT`, so the asker's words always weigh more. A clause type the question was read
+  as through a question frame, where none of that type's bridges fired, brings its bridge's vocabulary as
+  if it had (`implied_bridges`).
 - clause types (the default install): the question is mapped to the clause types it is about
   (playbooks.locator.questions: bridges, question frames and a light packaged word embedding) and each
   unit is ranked by the learned locator's probability that it is a clause of those types (playbooks.locator);
@@ -55,7 +57,13 @@ from playbooks.bridges import (
     load_bridges,
 )
 from playbooks.locator import Locator, Scan, load_locator
-from playbooks.locator.questions import ClauseType, QuestionTypes, Reading, load_question_types
+from playbooks.locator.questions import (
+    BRIDGE_CATEGORIES,
+    ClauseType,
+    QuestionTypes,
+    Reading,
+    load_question_types,
+)
 from playbooks.own_words import OwnWords, document_words
 from playbooks.semantic import SemanticRanker, load_semantic_ranker, meaning_disabled
 from playbooks.units import Unit, build_units
@@ -353,7 +361,15 @@ class ClauseRetriever:
         n = len(idx.units)
         if n == 0 or top <= 0:
             return []
-        fired = (self.bridges if bridges is None else bridges).fire(question)
+        table = self.bridges if bridges is None else bridges
+        fired = table.fire(question)
+        reading = (
+            self.read_question(question, bridges=bridges)
+            if use_semantic and self.clause_types
+            else Reading(types=(), confidence=0.0)
+        )
+        types = list(reading.types)
+        fired = [*fired, *implied_bridges(types, fired, table)]
         query = expand_query(question, fired)
         kw = self.keyword_scores(query)
         if fired and PHRASE_BOOST:
@@ -386,12 +402,6 @@ class ClauseRetriever:
             sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
             rankings.append([str(i) for i in order_sem])
             weights.append(SEMANTIC_WEIGHT)
-        reading = (
-            self.read_question(question, bridges=bridges)
-            if use_semantic and self.clause_types
-            else Reading(types=(), confidence=0.0)
-        )
-        types = list(reading.types)
         set_aside = self.own_words().found(question) if types else ()
         type_sim: npt.NDArray[np.float64] | None = None
         type_rank: dict[int, int] = {}
@@ -576,6 +586,28 @@ class ClauseRetriever:
             document=idx.documents[i],
             bridges=tuple(fb.bridge.name for fb in fired),
         )
+
+
+def implied_bridges(
+    types: Sequence[ClauseType], fired: Sequence[FiredBridge], table: Bridges
+) -> list[FiredBridge]:
+    """The bridges of the clause types a question was read as through a question frame, where none of that
+    type's bridges fired: "can the agent call the whole thing off just because it wants to?" is read as a
+    termination for convenience by its words together, no single phrase of the bridge's; the keyword search
+    then looks for that clause's own vocabulary ("terminate", "for convenience") as if the bridge had fired
+    (at the bridges' weight, below the asker's own words)."""
+    have = {fb.bridge.name for fb in fired}
+    voted = {BRIDGE_CATEGORIES.get(name) for name in have}
+    out: list[FiredBridge] = []
+    for t in types:
+        if not t.frames or t.category in voted:
+            continue
+        for b in table.items:
+            if b.name not in have and BRIDGE_CATEGORIES.get(b.name) == t.category:
+                out.append(FiredBridge(bridge=b, trigger=f"read as {t.category}"))
+                have.add(b.name)
+                break  # the type's first bridge: its own vocabulary, not a neighbour's
+    return out
 
 
 @lru_cache(maxsize=4096)

@@ -136,3 +136,53 @@ def test_the_ranking_follows_the_relation_not_the_subject() -> None:
     r = ClauseRetriever(make_doc(LICENCE), semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
     hit = r.search("Does the software licence still hold if the vendor is bought by someone?", top=3)[0]
     assert "change of control" in hit.text
+
+
+def test_the_owner_named_by_role_is_no_question_of_ownership(reader: QuestionTypes) -> None:
+    """ "The owner" alone is as often a party named by its role (a hotel's, a property's, a content owner)
+    as the owner of what is made: it reads as no ownership clause; "who owns" still does."""
+    assert first_type(reader, "Can the property owner run joint promotions with other hotels?") is None
+    assert first_type(reader, "Who owns the designs they make for us?") == "IP Ownership Assignment"
+
+
+SUPPLY = """SUPPLY AGREEMENT
+
+This Agreement is made between Northwind Ltd ("Buyer") and Contoso Ltd ("Seller").
+
+1. Orders
+
+1.1 The Buyer may place orders at any time; the Seller shall drop-ship the Products to the Buyer's customers.
+
+2. Termination
+
+2.1 Either party may terminate this Agreement for convenience upon ninety (90) days prior written notice.
+
+3. Governing Law
+
+3.1 This Agreement is governed by the laws of England and Wales.
+"""
+
+
+def test_a_reading_through_a_frame_brings_its_clause_types_vocabulary() -> None:
+    """No bridge's phrase is in "could the buyer drop out at any time?", the frame reads it as a termination
+    for convenience by its words together: the keyword search then looks for that clause's own vocabulary
+    (the type's bridge, at the bridges' weight), and the termination clause is ranked first although the
+    order clause has more of the question's own words ("buyer", "drop", "any time")."""
+    from playbooks.locator.questions import ClauseType
+    from playbooks.retrieve import implied_bridges
+
+    table = load_bridges()
+    read = ClauseType(
+        category="Termination for Convenience", weight=1.0, similarity=0.6, frames=("exit+at_will",)
+    )
+    (implied,) = implied_bridges([read], [], table)
+    assert implied.bridge.name == "terminate-convenience"
+    assert implied.trigger == "read as Termination for Convenience"
+    # a reading by meaning alone, or a type whose bridge already fired, brings nothing more
+    assert implied_bridges([ClauseType(category=read.category, weight=1.0, similarity=0.3)], [], table) == []
+    assert implied_bridges([read], [implied], table) == []
+
+    r = ClauseRetriever(make_doc(SUPPLY), semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    hit = r.search("Could the buyer drop out at any time?", top=3)[0]
+    assert "terminate this Agreement for convenience" in hit.text
+    assert any("(from 'read as Termination for Convenience')" in w for w in hit.why)
