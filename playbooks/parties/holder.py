@@ -39,7 +39,8 @@ _SUBJECT_REACH = 90  # how far before the verb its subject may start
 _BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-wrapped line ends nothing
 _LIMB_END = re.compile(r"[.;]\s|\n\s*\n")  # where a right's own words end
 _CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
-_AGENT_BEFORE = re.compile(r"\s*(?:the\s+)?|.*\bby\s+(?:the\s+)?")  # what may stand before the agent
+# what may stand before the agent ("by the Company", "by either Oaktree US or the Sub-Advisor")
+_AGENT_BEFORE = re.compile(r"\s*(?:either\s+)?(?:the\s+)?|.*\bby\s+(?:either\s+)?(?:the\s+)?", re.IGNORECASE)
 _JOINED_AFTER = re.compile(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", re.IGNORECASE)
 _EITHER_WORD = re.compile(r"\beither\b", re.IGNORECASE)
 #: the words of a party named as an agent: "either Party", "the Licensor", "Kestrix Systems"
@@ -59,6 +60,15 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
     """(pattern, where its subject is): 'before' the match or 'after' it (the 'by' of a passive)."""
     return [
         (re.compile(rf"\b{_MODAL}[\s,]+{_GAP}(?:{right})", re.IGNORECASE), "before"),
+        # the modal split by a condition: "VAL shall, in the event of …, be entitled to terminate"
+        (
+            re.compile(
+                rf"\b(?:may|shall|will)\s*,[^.;]{{0,250}}?,\s*(?:(?:be\s+entitled|have\s+the\s+(?:right|option)"
+                rf"|be\s+free)\s+to\s+)?{_GAP}(?:{right})",
+                re.IGNORECASE,
+            ),
+            "before",
+        ),
         (
             re.compile(
                 rf"\s+(?:gives?|giving|provides?|providing|delivers?|delivering|serves?|serving|sends?|sending)"
@@ -70,7 +80,7 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
         (
             re.compile(
                 rf"\b(?:(?:may|can|shall|will)\s+(?:only\s+)?be|(?:is|are)|until|unless)\s+(?:sooner\s+|earlier\s+)?"
-                rf"(?:{right})\w*\s+(?:[^.;]{{0,80}}?\s)?by\s+",
+                rf"(?:{right})\w*[\s,]+(?:[^.;]{{0,80}}?\s)?by\s+",
                 re.IGNORECASE,
             ),
             "after",
@@ -154,6 +164,24 @@ def _subject_after(
     return at + a, side
 
 
+#: "or" opening an alternative ground: "in the event of Developer committing any breach … or for any other
+#: reason"
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
+#: how soon after the "or" the alternative's own words must start
+_ALTERNATIVE_REACH = 25
+
+
+def _names_as_alternative(own: str, also: Sequence[re.Pattern[str]]) -> bool:
+    """Whether a right's words name, as an alternative ground after an "or", words that surely mean this
+    right (`also`: "for breach of the terms … or for any other reason considered as sufficient" is a right to
+    terminate for any reason as well as for breach)."""
+    for o in _OR.finditer(own):
+        tail = own[o.end() : o.end() + 60]
+        if any((m := rx.search(tail)) is not None and m.start() < _ALTERNATIVE_REACH for rx in also):
+            return True
+    return False
+
+
 def find_holders(
     seg: str,
     base: int,
@@ -165,12 +193,14 @@ def find_holders(
     near: Sequence[re.Pattern[str]] = (),
     listed: str = "",
     others: list[HolderHit] | None = None,
+    also: Sequence[re.Pattern[str]] = (),
 ) -> list[HolderHit]:
     """Each holder of the right in this passage. A right whose own words (its sentence or limb) match
     `unless` (for breach, on insolvency …) is a right of another kind: skipped, and added to `others`.
     With `near`, a right counts only where its own words carry one of them — or, for a lead-in ending in
     a colon, the list after it (`listed`): "(d) Consultant may terminate on ninety days' notice" is not a
-    right to terminate for cause because limb (b) of the same sentence names cause."""
+    right to terminate for cause because limb (b) of the same sentence names cause. A right whose words name
+    one of `also` (words that surely mean this right) as an alternative after an "or" is this right too."""
     rx = "|".join(f"(?:{r})" for r in right)
     out: list[HolderHit] = []
     for pattern, where in _triggers(rx):
@@ -192,6 +222,8 @@ def find_holders(
             if near and not any(n.search(own) or (lead_in and n.search(listed)) for n in near):
                 continue
             why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+            if why is not None and _names_as_alternative(own, also):
+                why = None  # "for breach … or for any other reason": a right of this kind as well
             if why is not None:
                 if others is not None:
                     others.append(HolderHit(side=side, start=base + start, end=base + m.end(), other=why))
