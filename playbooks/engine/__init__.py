@@ -28,6 +28,7 @@ from playbooks.engine.decide import (
     _judge,
     _position_fields,
     _reads,
+    _rests_on_defaults,
     _severity,
     _unread,
     _weak_links,
@@ -233,6 +234,12 @@ def _run_clause(
         pos = None
     elif unread and outcome == "fallback":
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[-1]}"
+        pos = None
+    elif outcome in ("standard", "fallback") and _rests_on_defaults(clause, pos, values, links.unstated):
+        # a position is earned by what the clause says: here it holds only by yes/no values defaulted from its
+        # silence, which the reader is told to check ("binds customer: not stated" is no reading)
+        said = ", ".join(n.replace("_", " ") for n in links.unstated)
+        outcome, reason = "needs_review", f"{reason}; not concluded because the clause does not state {said}"
         pos = None
     elif links.roles_matter and outcome in ("standard", "fallback"):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
-from playbooks.predicates import Compare, Predicate, evaluate
+from playbooks.predicates import AnyOf, Compare, Predicate, evaluate
 from playbooks.schema import MUTUAL_PARTY, CompiledClause, CompiledField, CompiledPosition
 
 
@@ -231,7 +231,7 @@ def _speaks_of_sides(f: CompiledField) -> bool:
     """Whether a field's words name a side ({us} or {them}): its reading depends on who is who."""
     spec = f.spec
     words = [*spec.true_if, *spec.false_if, *(p for ps in spec.cues.values() for p in ps)]
-    return spec.type == "holder" or any("{us}" in w or "{them}" in w for w in words)
+    return spec.type == "holder" or spec.binds is not None or any("{us}" in w or "{them}" in w for w in words)
 
 
 def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], used: Sequence[str]) -> bool:
@@ -407,6 +407,35 @@ def _unstated(
         and v.inferred
         and not _silent_everywhere(ctx, bools[n])
     ]
+
+
+def _rests_on_defaults(
+    clause: CompiledClause,
+    pos: CompiledPosition | None,
+    values: Mapping[str, _Value],
+    unstated: Sequence[str],
+) -> bool:
+    """Whether a position holds only by the yes/no values defaulted from the clause's silence (`unstated`):
+    every field that settled its condition was defaulted. "binds customer: not stated" is no reading that
+    the covenant leaves us free, so a standard position or a fallback drawn from it is not earned."""
+    if pos is None or not unstated:
+        return False
+    raw = {k: v.ev.value for k, v in values.items()}
+    deciding = _deciding_fields(pos.when, raw)
+    sided = {f.name for f in clause.fields if _speaks_of_sides(f)}
+    # a condition that also reads a value from the words ("we may audit: yes" and "they audit us: not
+    # stated") stands on it; one settled by an alternative read from nothing does not. Only the values that
+    # say who is bound or who may act: a clause that names no indemnity is silent on one by its own words
+    return bool(deciding) and all(f in unstated and f in sided for f in deciding)
+
+
+def _deciding_fields(pred: Predicate, raw: Mapping[str, Any]) -> list[str]:
+    """The fields whose values settled a condition that holds: of `any`, the alternative that holds; of
+    `all` (or a negation), every field it reads."""
+    if isinstance(pred, AnyOf):
+        held = next((it for it in pred.items if evaluate(it, raw).result is True), None)
+        return _deciding_fields(held, raw) if held is not None else _fields_of(pred)
+    return _fields_of(pred)
 
 
 def _unread(

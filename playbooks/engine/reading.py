@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from playbooks.engine.bound import bound_reading
 from playbooks.engine.context import _Context, _heading_only, _hits, _passage_hits, _Region, _Value
 from playbooks.extract import (
     Hit,
@@ -41,6 +42,18 @@ def _extract_field(
         f,
         [i for i in region.passages if not items[i].heading or i == region.anchor] + _under(ctx, region),
     )
+    nxt = _continuation(ctx, region) if f.spec.type == "bool" and (v is None or v.inferred) else None
+    if nxt is not None:
+        # the clause's next sentence completes it ("CRO may not subcontract … without the prior written
+        # approval of Client. CRO will remain fully liable for the acts and omissions of its subcontractors")
+        w = _extract_in(ctx, region, f, [nxt], default=False)
+        if w is not None:
+            return w
+    if f.spec.binds is not None and clause is not None and (v is None or v.inferred):
+        # no cue decided it: whose promise the clause's own sentence is says whom it binds
+        w = bound_reading(ctx, region, f, clause)
+        if w is not None:
+            return w
     if f.spec.anywhere and (v is None or v.inferred):
         near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
         w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
@@ -133,6 +146,7 @@ def _extract_in(
         elif spec.type == "bool":
             a, b = _with_run_on(ctx, i)
             bh = find_bool(text[a:b], a, true_if=f.true_if, false_if=f.false_if)
+            bh = bh or _limb_bool(text, a, b, f)
             hs = [bh] if bh else []
             scope = (a, b) if bh and b > p.end else None
         elif spec.type == "enum":
@@ -182,6 +196,49 @@ def _with_run_on(ctx: _Context, i: int) -> tuple[int, int]:
                 break
         return p.start, end
     return a, b
+
+
+#: an inline limb marker of one sentence: "(i)", "(e)", "(2)"
+_LIMB = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[;:,]))\(\s*([a-z]{1,2}|[ivx]{1,4}|\d{1,2})\s*\)\s", re.IGNORECASE)
+_ROMAN = re.compile(r"[ivx]+", re.IGNORECASE)
+
+
+def _limb_kind(label: str, text: str) -> str:
+    """Whether a limb's label counts in digits, roman numerals or letters ("(i)" is roman beside "(ii)")."""
+    if label.isdigit():
+        return "digit"
+    if _ROMAN.fullmatch(label) and (len(label) > 1 or "(ii)" in text.lower()):
+        return "roman"
+    return "letter"
+
+
+def _limb_bool(text: str, a: int, b: int, f: CompiledField) -> Hit | None:
+    """A yes/no read from one inline limb of a long sentence together with the words that lead into it — the
+    sentence's own lead-in or the lead-in of the limb it hangs from: "either Party may terminate this
+    Agreement upon: (i) … ; (iii) written notice in the event one Party (a) … or (e) is subject to a change
+    of control" gives each party a right to terminate on a change of control, however far "(e)" stands from
+    "terminate". The value's span runs from the lead-in's words to the limb's."""
+    seg = text[a:b]
+    marks = list(_LIMB.finditer(seg))
+    if len(marks) < 2:
+        return None
+    kinds = [_limb_kind(m.group(1), seg) for m in marks]
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(seg)
+        limb = seg[m.start() : end]
+        first_of_kind = next(j for j in range(len(marks)) if kinds[j] == kinds[k])
+        parent = next((j for j in range(first_of_kind - 1, -1, -1) if kinds[j] != kinds[k]), None)
+        leads = [(0, marks[0].start())]
+        if parent is not None:
+            leads.append((marks[parent].start(), marks[first_of_kind].start()))
+        for lo, hi in leads:
+            lead = seg[lo:hi]
+            hit = find_bool(lead + limb, 0, true_if=f.true_if, false_if=f.false_if)
+            if hit is None or hit.end <= len(lead) or hit.start >= len(lead):
+                continue  # the lead-in alone or the limb alone would have been read already
+            start, stop = a + lo + hit.start, a + m.start() + hit.end - len(lead)
+            return Hit(value=hit.value, start=start, end=stop)
+    return None
 
 
 def _names_sides(f: CompiledField) -> bool:
@@ -321,6 +378,7 @@ def _read_holder(
         # the clause's sentence-level excludes are not applied: `unless` judges each limb of a sentence
         # ("terminates upon any of the following: (a) breach …; (b) Consultant may terminate on notice")
         idx |= set(_passage_hits(ctx, clause.patterns))
+    idx |= _same_paragraph(ctx, region)
     idx = {i for i in idx if not items[i].heading}
     # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …")
     listed = {i: ctx.text[slice(*ctx.passages.with_list(i))] for i in idx}
@@ -342,6 +400,7 @@ def _read_holder(
                 near=f.near,
                 listed=listed[i],
                 others=others,
+                also=f.true_if,
             )
         )
     merged = merge_holders(hits)
@@ -358,6 +417,49 @@ def _read_holder(
     at = next((i for i in sorted(idx) if items[i].start <= hit.start < items[i].end), None)
     scope = (items[at].start, items[at].end) if at is not None else (hit.start, hit.end)
     return _Value(ev, scope, None, False)
+
+
+#: a sentence that opens a clause or item of its own ("1.7 CRO will provide", "(b) Licensee may")
+_OWN_ITEM = re.compile(r"\s*(?:\(?[a-zA-Z0-9]{1,5}[.)]|\d+(?:\.\d+)+)\s")
+
+
+def _continuation(ctx: _Context, region: _Region) -> int | None:
+    """The sentence right after the located clause's last, in the same paragraph, where it is no clause or
+    item of its own: what the clause goes on to say. None where there is none."""
+    if not region.passages:
+        return None
+    items = ctx.passages.items
+    last = max(region.passages)
+    k = last + 1
+    if k >= len(items) or items[k].heading or "\n\n" in ctx.text[items[last].end : items[k].start]:
+        return None
+    return None if _OWN_ITEM.match(ctx.text, items[k].start) else k
+
+
+#: how many sentences either side of the located clause's a right's holder is also read in
+_NEIGHBOURS = 2
+
+
+def _same_paragraph(ctx: _Context, region: _Region) -> set[int]:
+    """The sentences next to the located clause's own in the same paragraph (no blank line between): where one
+    party's right to terminate is located, the other's often stands a sentence or two before it ("VAL shall,
+    in the event of … or for any other reason …, be entitled to terminate …. Developer may also terminate
+    …"), in words the clause's patterns do not match."""
+    items = ctx.passages.items
+    out: set[int] = set()
+    for i in region.passages:
+        for step in (-1, 1):
+            j = i
+            for _ in range(_NEIGHBOURS):
+                k = j + step
+                if not 0 <= k < len(items) or items[k].heading:
+                    break
+                a, b = sorted((items[j], items[k]), key=lambda p: p.start)
+                if "\n\n" in ctx.text[a.end : b.start]:
+                    break
+                out.add(k)
+                j = k
+    return out
 
 
 def _outside(text: str, start: int, end: int, spans: Sequence[HolderHit]) -> str:

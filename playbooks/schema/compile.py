@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -131,7 +132,15 @@ def _compile(
             floc = (*cloc, "extract", fname)
             if not re.match(_ID, fname):
                 raise fail(floc, f"field name '{fname}' must be lower_snake_case")
-            fields.append(_compile_field(fname, spec, floc, fail, rxs))
+            field = _compile_field(fname, spec, floc, fail, rxs)
+            if spec.binds is not None:
+                # whose promise a sentence is: each side's words, bound to the contract's parties (read only
+                # where they are bound, so they do not make the clause's reading depend on the roles)
+                was = templated[0]
+                sides = rxs([r"\b(?:{us})\b", r"\b(?:{them})\b"], (*floc, "binds"))
+                templated[0] = was
+                field = replace(field, cues={**field.cues, "us": sides[:1], "them": sides[1:]})
+            fields.append(field)
             kinds[fname] = FieldKind(type=spec.type, values=tuple(spec.values))
         kinds_by_clause[c.id] = kinds
 
@@ -286,7 +295,7 @@ def _compile_field(
     if spec.type == "duration" and spec.unit is None:
         raise fail((*floc, "type"), "a duration needs a unit (hours, days, weeks, months or years)")
     true_if, false_if = spec.true_if, spec.false_if
-    if spec.type == "bool" and not (true_if or false_if):
+    if spec.type == "bool" and not (true_if or false_if) and spec.binds is None:
         if fname not in BOOL_CUES:
             raise fail(
                 (*floc, "type"),

@@ -62,6 +62,13 @@ class ExtractModel(_Strict):
     # duration/date: only values of this kind, typed by their context (`playbooks.kinds`): a notice
     # period is not a term, "a 360-day year" is not a payment term, a start date is not an end date
     kind: Literal["notice", "period", "term", "deadline", "start", "end"] | None = None
+    # bool: where no cue decides it, whose promise the clause's own sentence is (the subject of its "shall",
+    # "agrees", "covenants"): `us` → yes where it is ours or both sides', no where it is the other side's
+    # alone; `them` the other way round. A reading, quoted; a sentence that promises nothing reads nothing.
+    binds: Literal["us", "them"] | None = None
+    # with `binds`: only a promise not to do something counts ("shall not", "agrees not to", "neither Party
+    # shall"): a restraint's field is not read from a duty to act ("the Company shall advise Consultant")
+    restraint: bool = False
 
     @model_validator(mode="after")
     def _kind_fits_type(self) -> ExtractModel:
@@ -71,6 +78,10 @@ class ExtractModel(_Strict):
             )
             if self.kind not in fits:
                 raise ValueError(f"kind {self.kind!r} does not apply to a {self.type} value")
+        if self.binds is not None and self.type != "bool":
+            raise ValueError(f"binds applies to a bool value, not a {self.type} value")
+        if self.restraint and self.binds is None:
+            raise ValueError("restraint applies with binds")
         return self
 
 

@@ -1,0 +1,150 @@
+"""Whose promise a clause's own sentence is: the party a restriction or a duty binds, read from its grammar.
+
+"Company shall not, during the period of this Agreement, or any time thereafter, challenge Association's
+ownership" binds Company, however far the verb stands from "not" and "challenge"; "Consultant shall not
+solicit any employee of the Company" binds the consultant alone, which is a reading ("no, it does not bind
+us", quoted), not the silence a pattern defaults from. The sentences read are the located clause's own:
+those its patterns match. The promise is the verb nearest before the words the pattern matched ("shall",
+"will", "agrees to", "covenants", "undertakes", "must", "is required to"); its subject is the words before
+it back to where the clause begins. "Each party", "neither party", "the parties" bind both sides. A sentence
+that frees rather than binds ("nothing … shall prevent", "shall not be restricted from", "is free to")
+reads nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playbooks.engine.about import _PROMISE as _DUTY
+from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
+from playbooks.outcome import ExtractedValue
+from playbooks.parties.holder import BOTH, _subject_before
+from playbooks.schema import CompiledClause, CompiledField
+
+__all__ = ["bound_reading"]
+
+#: words that free a party rather than bind it
+_FREES = re.compile(
+    r"\bnothing\b|\bno\s+(?:provision|term)\b|\bnot\s+(?:be\s+)?(?:restricted|prevented|prohibited|precluded|"
+    r"limited|obliged|obligated|required|bound)\b|\b(?:is|are|be|remains?)\s+free\s+to\b|\bnot\s+apply\b",
+    re.IGNORECASE,
+)
+#: what a party promises or gives: a duty's verb ("shall", "agrees to", "covenants") or a grant ("grants")
+_PROMISE = re.compile(_DUTY.pattern + r"|\b(?:hereby\s+)?grants?\b", re.IGNORECASE)
+#: the name right before a verb ("Dr. Murray shall not"): a party of its own where the contract defines it
+_NAME_BEFORE = re.compile(r"(?-i:\b([A-Z][\w&’'-]*\.?(?:\s+[A-Z][\w&’'-]*\.?){0,3}))\s*(?:,\s*)?$")
+#: a promise not to do something, right after its verb: "shall not", "agrees not to", "will refrain from"
+_NOT = re.compile(
+    r"[\s,]+(?:(?:at\s+any\s+time|ever|directly\s+or\s+indirectly)[\s,]+)?(?:not|never|refrain)\b",
+    re.IGNORECASE,
+)
+#: how many sentences under the clause's own heading are read where none of its patterns match
+_UNDER_HEADING = 3
+#: a verb in the passive ("The Association must be named an additional insured"): no promise of its subject
+_PASSIVE = re.compile(
+    r"\s+(?:not\s+)?be\s+(?:(?:an?|the)\s+)?(?!(?:obliged|obligated|required|bound|entitled|responsible|liable)\b)\w+(?:ed|en)\b",
+    re.IGNORECASE,
+)
+#: "neither Party shall", "neither the Company nor the Consultant will": a promise of each side
+_NEITHER = re.compile(r"\bneither\b", re.IGNORECASE)
+#: "neither party", "neither of the parties", "neither the Company nor the Consultant" as a subject
+_NEITHER_SUBJECT = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties|[^.;:]{1,60}?\bnor\b)", re.IGNORECASE)
+#: how far before a promise verb "neither" may open its subject
+_NEITHER_REACH = 90
+
+
+def _other_party(text: str, seg: str, at: int) -> tuple[int, str] | None:
+    """A party neither side's words name, right before the verb at `at`, that the contract defines as a party
+    of its own ('Michael T. Murray, N.D. ("Dr. Murray")'): a promise of someone who is not us."""
+    m = _NAME_BEFORE.search(seg, max(0, at - 60), at)
+    if m is None:
+        return None
+    name = re.escape(m.group(1)).replace(r"\ ", r"\s+")
+    defined = re.search(
+        rf"\(\s*(?:the\s+|hereinafter\s+(?:called\s+)?(?:as\s+)?(?:the\s+)?)?[\"“]{name}[\"”]\s*\)", text
+    )
+    return (m.start(1), "them") if defined else None
+
+
+def _promise_at(text: str, seg: str, at: int, f: CompiledField) -> tuple[int, int, str] | None:
+    """The promise the pattern's words at `at` in a sentence belong to: (where its subject starts, where the
+    verb ends, "us" | "them" | "both") — the verb nearest before the words, or failing one (the words are a
+    heading's: "Non-solicitation  Without the consent of the other Party, a Party shall not …"), the first
+    after them; its subject the party named nearest before the verb (as a right's holder is read)."""
+    verbs = list(_PROMISE.finditer(seg))
+    before = [m for m in verbs if m.start() <= at]
+    verb = before[-1] if before else next((m for m in verbs if m.start() > at), None)
+    if verb is None:
+        return None
+    subject = _subject_before(seg, verb.start(), f.cues.get("us", ()), f.cues.get("them", ()))
+    if subject is None and (
+        n := _NEITHER_SUBJECT.search(seg, max(0, verb.start() - _NEITHER_REACH), verb.start())
+    ):
+        subject = (n.start(), BOTH)  # "Neither party shall make any public statement that disparages …"
+    if subject is None:
+        subject = _other_party(text, seg, verb.start())
+    if subject is None:
+        return None
+    s, side = subject
+    if _NEITHER.search(seg, max(0, s - _NEITHER_REACH), verb.start()):
+        side = BOTH
+    return s, verb.end(), "both" if side == BOTH else side
+
+
+def bound_reading(ctx: _Context, region: _Region, f: CompiledField, clause: CompiledClause) -> _Value | None:
+    """The field read from whose promise the located clause's sentences are (`binds` in the playbook): yes
+    where a sentence binds the field's side (or both), no where every sentence read binds the other side
+    alone; None where no sentence of the clause promises anything of a party."""
+    side = f.spec.binds
+    if side is None or ctx.roles_unresolved:
+        return None  # who is us is not bound: the sides' words are the generic ones, no party's
+    items = ctx.passages.items
+    hits = _passage_hits(ctx, clause.patterns)
+    order = sorted(
+        (i for i in region.passages if i in hits and not items[i].heading),
+        key=lambda i: (i != region.anchor, -region.weights.get(i, 0), i),
+    )
+    value = _first_promise(ctx, f, clause, order, hits)
+    if value is not None:
+        return value
+    # none of them promises anything: the anchor and the sentences after it, where the clause's patterns
+    # matched only its heading's words ("3.2 Exclusivity. Dr. Murray shall not …", "2. Non-solicitation.
+    # Without … a Party shall not …")
+    after = [i for i in region.passages if i >= region.anchor and not items[i].heading and i not in order]
+    return _first_promise(ctx, f, clause, after[:_UNDER_HEADING], {})
+
+
+def _first_promise(
+    ctx: _Context, f: CompiledField, clause: CompiledClause, order: list[int], hits: dict[int, int]
+) -> _Value | None:
+    """Of the sentences `order`, the first whose promise binds the field's side (yes), else the first that
+    binds the other side alone (no); None where none promises anything of a party."""
+    items = ctx.passages.items
+    side = f.spec.binds
+    other: _Value | None = None
+    for i in order:
+        p = items[i]
+        seg = ctx.text[p.start : p.end]
+        if f.near and i in hits and not _hits(f.near, seg):
+            continue
+        starts = (
+            [m.start() for rx in clause.patterns if (m := rx.search(seg)) is not None] if i in hits else [0]
+        )
+        for at in starts:
+            promise = _promise_at(ctx.text, seg, at, f)
+            if promise is None:
+                continue
+            s, e, who = promise
+            if _FREES.search(seg[s : e + 40]) or _PASSIVE.match(seg, e):
+                continue
+            if f.spec.restraint and not (_NOT.match(seg, e) or _NEITHER.search(seg, s, e)):
+                continue  # a duty to act, not a promise to refrain
+            a = p.start + s + len(seg[s:e]) - len(seg[s:e].lstrip())
+            ours = who == "both" or who == side
+            ev = ExtractedValue(value=ours, text=ctx.text[a : p.start + e], start=a, end=p.start + e)
+            value = _Value(ev, (p.start, p.end), None, False)
+            if ev.value:
+                return value
+            other = other or value
+            break
+    return other
