@@ -2,8 +2,8 @@
 sentence is (the subject of its "shall not", however far the verb stands from its object), never from a
 default; a standard position or a fallback that holds only by yes/no values defaulted from the clause's
 silence is `needs_review`; a right to terminate "for breach … or for any other reason" is a right to
-terminate for any reason; an insurance duty on us is not the supplier's cover. Synthetic texts with
-invented party names, written for these tests."""
+terminate for any reason; the law of our own seat is no red line against us; an insurance duty on us is not
+the supplier's cover. Synthetic texts with invented party names, written for these tests."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ LAW = "Governing Law. This Agreement is governed by the laws of the State of New
 
 def _contract(*body: str, head: str = HEAD, law: str = LAW) -> str:
     return "\n\n".join(["MASTER SERVICES AGREEMENT", head, *body, law]) + "\n"
+
+
+def _law(place: str) -> str:
+    return f"Governing Law. This Agreement is governed by the laws of {place}."
 
 
 SERVICES = "1. Services. Kestrix shall provide the network services described in Schedule 1."
@@ -152,6 +156,39 @@ def test_the_next_sentence_of_the_clause_is_read_for_a_yes_no() -> None:
     sub = by_rule["subcontracting"]
     assert _value(sub, "supplier_liable") is True
     assert _outcome(sub) == "standard"
+
+
+SEATED = (
+    'This Agreement is made between Norvale Ltd (hereinafter called the "Norvale"), located at 1 Queen\'s '
+    'Road Central, Hong Kong, and Kestrix Systems Inc. ("Kestrix"), a Delaware corporation. Kestrix shall '
+    "provide the services to Norvale, and Norvale shall pay Kestrix the fees."
+)
+
+
+def test_the_law_of_our_own_seat_is_no_red_line_against_us() -> None:
+    by_rule = _by_rule(_contract(SERVICES, head=SEATED, law=_law("Hong Kong")))
+    law = by_rule["governing_law"]
+    assert _outcome(law) == "standard"
+    assert "our own seat (Hong Kong)" in law.proposal.claim
+    assert any("Queen's Road Central, Hong Kong" in q.text for q in law.verified_quotes)
+
+
+def test_a_law_foreign_to_both_our_seat_and_the_allow_list_stays_a_red_line() -> None:
+    by_rule = _by_rule(_contract(SERVICES, head=SEATED, law=_law("Singapore")))
+    law = by_rule["governing_law"]
+    assert _outcome(law) == "unacceptable"
+    assert "our own seat" not in law.proposal.claim
+
+
+def test_the_other_partys_seat_is_not_ours() -> None:
+    """Kestrix is the Delaware corporation; Delaware law is on the allow-list anyway, so try its address."""
+    head = (
+        'This Agreement is made between Norvale Ltd ("Norvale"), located at 5 Fleet Street, London, and '
+        'Kestrix Systems Inc. ("Kestrix"), located at 1 Queen\'s Road Central, Hong Kong. Kestrix shall '
+        "provide the services to Norvale, and Norvale shall pay Kestrix the fees."
+    )
+    by_rule = _by_rule(_contract(SERVICES, head=head, law=_law("Hong Kong")))
+    assert _outcome(by_rule["governing_law"]) == "unacceptable"
 
 
 def test_an_insurance_duty_on_us_is_not_the_suppliers_cover() -> None:

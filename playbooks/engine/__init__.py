@@ -26,6 +26,7 @@ from playbooks.engine.decide import (
     _fields_of,
     _fill,
     _judge,
+    _own_seat,
     _position_fields,
     _reads,
     _rests_on_defaults,
@@ -37,6 +38,7 @@ from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _
 from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
+from playbooks.engine.seat import our_seat
 from playbooks.locator import Locator
 from playbooks.locator.fusion import best_passage, doubt, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
@@ -203,6 +205,15 @@ def _run_clause(
             outcome, pos, reason, used = _judge(clause, values)
         elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
             return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
+    own_seat = _own_seat(ctx, clause, values, pos) if outcome == "unacceptable" else None
+    if own_seat is not None:
+        # the law (or forum) outside the allow-list is our own seat's: foreign to the playbook, not to us
+        values["our_seat"] = own_seat
+        law = next(n for n in used if n in values and values[n].ev.value == own_seat.ev.value)
+        outcome, pos = "standard", None
+        seat = own_seat.ev.value
+        reason = f"the {law.replace('_', ' ')} is that of our own seat ({seat}): not a red line against us"
+        used = [*used, "our_seat"]
     extracted = {k: v.ev for k, v in values.items()}
     links = _weak_links(ctx, clause, region, values, used)
     weak = links.weak
@@ -274,6 +285,8 @@ def _run_clause(
             "not_applicable": "is not applicable",
         }[outcome]
         why = (pos.reason if pos and pos.reason else "") if outcome != "needs_review" else reason
+        if own_seat is not None and outcome == "standard":
+            why = reason
         if outcome == "needs_review" and weak:
             # say what could not be read, not the red line as if it held
             what = (
@@ -427,6 +440,8 @@ def _run_playbook(
 ) -> list[ClauseOutcome]:
     ctx = _Context(document, contract_type=contract_type, roles=roles_unresolved, locator=locator)
     ctx.our_role = playbook.our_role
+    if roles_unresolved is None:
+        ctx.seat = our_seat(document.text, playbook.roles)
     if contract_type and playbook.fits and contract_type not in playbook.fits:
         # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it
         kinds = ", ".join(t.replace("_", " ") for t in playbook.fits)

@@ -114,6 +114,7 @@ class _Context:
         self.misfit: str | None = None  # set when the playbook is not written for this type of contract
         self.roles_unresolved = roles  # why us/them are not bound, or None when they are
         self.our_role = "customer"  # the playbook's role: what a side is called in a claim
+        self.seat: tuple[ExtractedValue, ...] = ()  # where the preamble places us (`engine.seat`)
         self.doc = doc
         self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
         self._scan: Scan | None = None

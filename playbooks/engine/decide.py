@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
+from playbooks.outcome import ExtractedValue
 from playbooks.predicates import AnyOf, Compare, Predicate, evaluate
 from playbooks.schema import MUTUAL_PARTY, CompiledClause, CompiledField, CompiledPosition
 
@@ -407,6 +408,38 @@ def _unstated(
         and v.inferred
         and not _silent_everywhere(ctx, bools[n])
     ]
+
+
+def _own_seat(
+    ctx: _Context, clause: CompiledClause, values: Mapping[str, _Value], pos: CompiledPosition | None
+) -> _Value | None:
+    """Where a red line is drawn only from jurisdictions (a governing law, a forum) and each is one the
+    preamble places us in (`ctx.seat`: our incorporation or address), our seat's words as a value to
+    quote; else None. The law of our own seat is no red line against us."""
+    if pos is None or not ctx.seat:
+        return None
+    kinds = {f.name: f.spec.type for f in clause.fields}
+    fields = _fields_of(pos.when)
+    if not fields or any(kinds.get(n) != "jurisdiction" for n in fields):
+        return None
+    read = [values[n] for n in fields if n in values and not values[n].inferred]
+    if not read:
+        return None
+    seats = {s.value: s for s in ctx.seat}
+    if any(v.ev.value not in seats for v in read):
+        return None
+    seat = seats[read[0].ev.value]
+    lo = max(0, seat.start - 200)
+    start = next((m.start() for m in _PLACING.finditer(ctx.text, lo, seat.start)), seat.start)
+    ev = ExtractedValue(value=seat.value, text=ctx.text[start : seat.end], start=start, end=seat.end)
+    return _Value(ev, (start, seat.end), None, False)
+
+
+#: where the words placing a party begin: "located at", "a Delaware corporation", "incorporated in"
+_PLACING = re.compile(
+    r"\b(?:located|situated|with\s+(?:an\s+)?(?:address|offices?)|having\s+(?:its|an?)\s+|address\w*\s+at|"
+    r"incorporated|organi[sz]ed|existing|registered|a\s+(?=[A-Z]))",
+)
 
 
 def _rests_on_defaults(
