@@ -744,3 +744,50 @@ def test_a_return_of_copies_opening_a_list_item_is_not_headed_as_a_copying_claus
     )
     o = _rule(text, "copies")
     assert o.outcome == "not_applicable" and not o.quotes
+
+
+# ------------------------------------------------------------------ a duty to notify is no carve-out
+def test_a_bare_duty_to_notify_of_a_subpoena_is_no_carve_out() -> None:
+    # the recipient must tell the discloser when legal process arrives, and nothing permits the disclosure
+    # itself: no "acceptable" carve-out for court orders. Where the whole contract permits nothing, that is
+    # the red line; where it lets us disclose something elsewhere, the reader is told to check it
+    notice = (
+        "19. The Recipient shall promptly notify the Discloser if it receives a subpoena or other legal "
+        "process seeking the disclosure of Confidential Information.\n"
+    )
+    for first, outcome in (
+        ("6. The Recipient shall not disclose the Confidential Information to any person.\n", "unacceptable"),
+        (
+            "6. The Recipient may disclose the Confidential Information only to its employees who need to "
+            "know it.\n",
+            "needs_review",
+        ),
+    ):
+        o = _rule(first + notice, "compelled_disclosure")
+        assert (o.outcome, _value(o, "notice_of_process")) == (outcome, True), first
+        assert "nothing permits the disclosure itself" in o.claim
+
+
+def test_notice_of_a_subpoena_with_leave_to_disclose_is_still_a_carve_out() -> None:
+    text = (
+        "19. The Recipient shall promptly notify the Discloser if it receives a subpoena or other legal "
+        "process seeking the disclosure of Confidential Information, and may then disclose only that portion "
+        "which it is legally required to disclose.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert o.outcome in ("standard", "fallback") and _value(o, "permits_disclosure") is True
+
+
+def test_permitted_by_law_in_a_neighbouring_limb_is_no_legally_permitted_notice() -> None:
+    # "except as expressly permitted by applicable law" qualifies a ban on reverse engineering, not the notice
+    text = (
+        "2. (a) The Recipient shall (i) refrain from disclosing Confidential Information to third parties; "
+        "and (ii) refrain from reverse engineering any software disclosed under this Agreement, except as "
+        "expressly permitted by applicable law.\n"
+        "(b) The Recipient may disclose Confidential Information in accordance with a judicial or other "
+        "governmental order, provided that it gives the Discloser reasonable notice prior to such "
+        "disclosure.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert _value(o, "legally_permitted") is not True
+    assert "permitted by applicable law" not in _quoted(o)
