@@ -6,6 +6,8 @@ ________ and …")."""
 from __future__ import annotations
 
 from playbooks.parties import read_parties, resolve_roles
+from playbooks.parties.roles import _evidence
+from playbooks.parties.scan import Text
 
 
 def _terms(text: str) -> list[str]:
@@ -199,7 +201,7 @@ def test_a_plain_language_franchise_form_names_each_party_by_pronouns_then_by_it
 def test_two_parties_are_never_shown_under_one_name() -> None:
     # no "and" closes the first party's term: its address runs on into the second party's name
     text = (
-        'This Agreement is made effective May 1, 2020, by and between Northgate Tools Inc., a Delaware '
+        "This Agreement is made effective May 1, 2020, by and between Northgate Tools Inc., a Delaware "
         'corporation ("Company"), with its principal place of business at 12 Elm Road, Austin, TX 78701 and '
         'the Riverside Heart Foundation, Inc. ("Foundation"), an Ohio not-for-profit corporation.\n\n'
         "1. Company shall pay the Foundation the fee. The Foundation shall name the Company a sponsor. "
@@ -221,3 +223,30 @@ def test_a_party_whose_own_name_cannot_be_read_is_shown_without_one_not_under_an
     assert parties["Company"] == "Lakeview Savings Corporation"
     assert parties["Dealer"] == "Harbor Securities LLC"
     assert parties["Agent"] == ""
+
+
+def test_the_distributor_retained_to_sell_the_suppliers_products_is_the_customer_side() -> None:
+    # retaining a distributor to distribute and sell one's products is selling them to it; "retains the
+    # right to modify the Products" engages nobody
+    text = (
+        'This agreement is made by and between Halvex Corporation ("Halvex") and Corvane Audio Inc '
+        '("Distributor").\n\nRecitals\n\nA. Halvex desires to retain Distributor to promote, distribute and '
+        "sell the Products. B. Distributor desires to obtain the right to sell the Products.\n\n"
+        "1. Halvex grants Distributor the exclusive right to distribute the Products. Halvex retains the "
+        "right, in its sole discretion, to modify the Products. Halvex will fully reimburse Distributor for "
+        "returned products. Halvex agrees to provide Products to Distributor pursuant to purchase orders. "
+        "Distributor shall pay for all products purchased in a timely manner. Distributor shall maintain "
+        "records.\n"
+    )
+    binding = resolve_roles(text, read_parties(text), "customer")
+    assert [p.defined_as for p in binding.us] == ["Distributor"]
+    assert "Halvex retains" not in binding.basis and "desires to retain" not in binding.basis
+    # retained to advise, or hereby retained, the one retained is engaged by the other: its buyer cues count
+    engaged = text.replace("to promote, distribute and sell the Products", "to advise on the Products")
+    engaged = engaged.replace(
+        "Halvex retains the right, in its sole discretion,", "Halvex hereby retains Corvane"
+    )
+    _, _, why = _evidence(Text(engaged), "Halvex")
+    assert ("buyer", "“Halvex desires to retain”") in why and ("buyer", "“Halvex hereby retains”") in why
+    _, _, why = _evidence(Text(text), "Halvex")
+    assert not any(w.startswith("“Halvex desires") or w.startswith("“Halvex retains") for _, w in why)

@@ -138,3 +138,46 @@ def test_paying_damages_is_no_sign_of_the_customer_and_the_present_tense_pays_is
     )
     binding = resolve_roles(text, read_parties(text), "customer")
     assert [p.defined_as for p in binding.us] == ["Party A"]
+
+
+def test_a_name_never_holds_another_partys_definition() -> None:
+    # the words read back from "(“Distributor”)" run over the party before's own definition and address
+    # ("… 32904 and Corvane Audio Inc"), or over it with no "and" at all ("…, (“Heritage”), Premier …")
+    text = (
+        'This agreement is made by and between Halvex Corporation. ("Halvex") whose address is 650 Mill '
+        'Rd., Melbourne, Florida, 32904 and Corvane Audio Inc, ("Distributor") whose address is 2 Main St, '
+        "Roseville.\n" + BODY.format(a="Halvex", b="Distributor")
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("Halvex", "Halvex Corporation."),
+        ("Distributor", "Corvane Audio Inc"),
+    ]
+    text = (
+        'This Second Amendment, entered into by and between Orrin Dairy Foods, LLC, ("Orrin"), Belmar '
+        'Nutrition Corporation ("Belmar") is effective as of October 1, 2018.\n'
+        + BODY.format(a="Orrin", b="Belmar")
+    )
+    assert [p.name for p in read_parties(text)] == ["Orrin Dairy Foods, LLC", "Belmar Nutrition Corporation"]
+    # a preamble that labels each party "BETWEEN:" / "AND:"
+    text = (
+        "This Application Development Agreement is made BETWEEN: Quillon Asia Ltd. (hereinafter called "
+        'as the "QAL"), located at 3 Harbour Road, Hong Kong. AND: Mr. Li Wen and Ms. Zhou Min (hereinafter '
+        'called as the "Developer"), a group of private software developers.\n'
+        + BODY.format(a="Developer", b="QAL")
+    )
+    assert [(p.defined_as, p.name) for p in read_parties(text)] == [
+        ("QAL", "Quillon Asia Ltd."),
+        ("Developer", "Mr. Li Wen and Ms. Zhou Min"),
+    ]
+
+
+def test_between_the_parties_opens_no_preamble() -> None:
+    # "the complete terms and conditions between the parties" names nobody: the parties are in the opening
+    text = (
+        "RESELLER AGREEMENT\n\nThis agreement provides the terms under which Tamsin Media, Inc., a Nevada "
+        'corporation ("TAMSIN"), authorizes Orbel Direct, Inc., a Pennsylvania Corporation ("RESELLER") to '
+        "resell its products. This Agreement contains the complete terms and conditions between the parties. "
+        'The Reseller intends to market the products to businesses ("BUYERS") who may include charities.\n\n'
+        "1. TAMSIN shall deliver the products. RESELLER shall pay TAMSIN the fees. BUYERS may return them."
+    )
+    assert _terms(text)[:2] == ["TAMSIN", "RESELLER"]

@@ -11,7 +11,10 @@ __all__ = ["Party", "read_parties"]
 
 # the preamble: from "between"/"BETWEEN:"/"by and among" to the recitals or the operative words
 _OPEN = re.compile(
-    r"\b(?:by\s+and\s+(?:between|among)|between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?", re.IGNORECASE
+    r"\b(?:by\s+and\s+(?:between|among)|between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?"
+    # "the complete terms and conditions between the parties", "among them": no parties named there
+    r"(?!\s*(?:the\s+|both\s+)?(?:parties|them|themselves|us|each\s+other)\b)",
+    re.IGNORECASE,
 )
 _CLOSE = re.compile(
     r"\b(?:WHEREAS|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|RECITALS|BACKGROUND|NOW,?\s+THEREFORE|IT\s+IS\s+(?:HEREBY\s+)?AGREED"
@@ -246,6 +249,8 @@ def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str
     starts = (
         r"\b(?i:between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
+        # a label before each party: "BETWEEN: A Ltd. (the “A”), located at … Hong Kong. AND: B"
+        r"|\b(?:and|AND|And)\s*:"
         # "the provision of Services by Datec (PNG) LTD (Datec) to the Bank of South Pacific Limited (BSP)"
         r"|(?<!represented\s)(?<!signed\s)(?<!owned\s)(?<!controlled\s)\bby\s+(?=[A-Z])|\)\s*to\s+(?=(?:the\s+)?[A-Z])"
         # a form's blank for the party before: "by and between ________ and Arden Corp."
@@ -276,6 +281,28 @@ def _own_name_before(text: str, at: int, floor: int) -> str:
     # a legal name's longer words are capitalised ("Nanophase Technologies Corporation"); "Company
     # intend to discuss …" is a sentence
     if _not_a_name(name) or any(w[0].islower() for w in re.findall(r"[^\W\d_]{4,}", name)):
+        return ""
+    return name
+
+
+# a defined term closed inside the words read as a name: ("Erchonia"), (the “Company”)
+_DEFINITION_INSIDE = re.compile(r"[\"“”]\s*\)")
+
+
+def _after_definition(text: str, at: int, lo: int) -> str:
+    """The name written after the last definition closed before `at` ('A LLC, ("A"), B Corporation ("B")'
+    → 'B Corporation'), or "" when no name follows it."""
+    closes = list(_DEFINITION_INSIDE.finditer(text, max(lo, at - 400), at))
+    if not closes:
+        return ""
+    name = _name_before(text, at, closes[-1].end(), unblank=False)
+    name = re.sub(r"^(?:and|And|AND)\b[\s:,\-]*", "", name)
+    # a legal name's longer words are capitalised; "authorizes International Direct Response" is a sentence
+    if (
+        not name[:1].isupper()
+        or _not_a_name(name)
+        or any(w[0].islower() for w in re.findall(r"[^\W\d_]{4,}", name))
+    ):
         return ""
     return name
 
@@ -431,6 +458,12 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
             # the name of the party before: this party's own, or none (who is a party is still
             # decided on the words as written, below)
             name = _unblanked(_own_name_before(text, at, found[-1].end))
+        elif _DEFINITION_INSIDE.search(written):
+            # the words run back over another definition ('Erchonia Corporation. ("Erchonia") whose address
+            # is … 32904 and InnerScope Hearing Technologies Inc, ("Distributor")'): a legal name holds no
+            # defined term, so this party's name is the one after it, or none
+            own = _own_name_before(text, at, found[-1].end) if found else ""
+            name = _unblanked(own or _after_definition(text, at, lo))
         found.append(
             Party(
                 defined_as=term,

@@ -111,6 +111,17 @@ _VERB_LEADS = (
 )
 
 
+# what follows "retains" when nobody is engaged: a right, title or discretion kept
+_NOT_A_RIGHT = (
+    r"(?!\s+(?:[\w-]+\s+){0,3}?(?:rights?|title|ownership|discretion|control|possession|authority|options?|"
+    r"interests?|property|responsibilit(?:y|ies)|copyrights?|benefits?|obligations?|liabilit(?:y|ies)|all|any)\b)"
+)
+# an engagement to distribute or resell the engaging party's products
+_NOT_TO_RESELL = (
+    r"(?![^.;]{0,60}?\bto\s+(?:[\w-]+,?\s+(?:and\s+|or\s+)?){0,3}?(?:distribute|resell|re-sell|sell)\b)"
+)
+
+
 def _term_leads(*spellings: str) -> tuple[str, ...] | None:
     leads = term_leads(spellings)
     return None if leads is None else (*leads, THE)
@@ -147,10 +158,15 @@ def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t, _VERB_LEADS),
         (
             "buyer",
-            t + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)",
+            t
+            + r"\s+(?:desires|wishes|wants)\s+to\s+(?:retain|engage|obtain|purchase|receive|use)\b"
+            # retaining a distributor to sell one's products is selling them to it: the one retained buys
+            # ("Erchonia desires to retain Distributor to promote, distribute and sell such equipment")
+            + _NOT_TO_RESELL,
             led,
         ),
-        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b", led),
+        # "the Company hereby engages the Consultant", not "Erchonia retains the right to modify the Products"
+        ("buyer", t + r"\s+(?:hereby\s+)?(?:retains|engages)\b" + _NOT_A_RIGHT + _NOT_TO_RESELL, led),
         (
             "buyer",
             r"\b(?:sold|supplied|delivered|shipped|furnished|licensed)\s+(?:\w+\s+){0,3}?by\s+(?:the\s+)?\S+\s+to\s+"
