@@ -126,7 +126,7 @@ class ReviewResult:
     contract_type: ContractType | None = None
     fit: Mapping[str, Any] = field(
         default_factory=dict
-    )  # {"fits": bool, "types": [...], "warning": str|None}
+    )  # {"fits": bool, "types": [...], "warning": str|None, "reviewed_as": str}
     audit_head: Mapping[str, Any] | None = None  # the audit chain's head once stored (hash, entries)
 
     def to_dict(self) -> dict[str, Any]:
@@ -242,7 +242,12 @@ def judgement_footing(
     roles = resolve_roles(document.text, parties, playbook.our_role, we=we)
     ctype = classify(document.text)
     fits = playbook.fits
-    ok = not fits or ctype.type in fits
+    # a title that names two kinds ("Co-Branding and Services Agreement") is both: the playbook fits one of
+    # them, and the contract is reviewed as that kind
+    reviewed_as = ctype.type
+    if fits and ctype.type not in fits:
+        reviewed_as = next((k for k in ctype.kinds if k in fits), ctype.type)
+    ok = not fits or reviewed_as in fits
     warning = None
     if not ok:
         warning = (
@@ -250,7 +255,7 @@ def judgement_footing(
             f"'{playbook.id}' is written for {', '.join(t.replace('_', ' ') for t in fits)} contracts, "
             "so its positions may not fit"
         )
-    return roles, ctype, {"fits": ok, "types": list(fits), "warning": warning}
+    return roles, ctype, {"fits": ok, "types": list(fits), "warning": warning, "reviewed_as": reviewed_as}
 
 
 _COPIED = re.compile(r"“[^”]*”|\"[^\"]*\"")
@@ -413,7 +418,7 @@ def review(
         results = run_playbook(
             document,
             bound,
-            contract_type=ctype.type if ctype.type != "other" else None,
+            contract_type=fit["reviewed_as"] if fit["reviewed_as"] != "other" else None,
             roles_unresolved=None if roles.resolved else roles.basis,
             locator=locator,
         )

@@ -46,3 +46,45 @@ def test_a_contract_number_label_is_no_title_but_an_amended_agreement_named_by_n
         '12965 dated as of December 16, 2004 (the "Agreement").'
     )
     assert classify(amendment).type == "license"
+
+
+def test_a_title_in_title_case_keeps_every_kind_it_joins() -> None:
+    # "and" in lower case used to end a title-case title: "Co-Branding and Services Agreement" was read
+    # as a "Services Agreement"
+    for title, kind, kinds in (
+        ("Co-Branding and Services Agreement", "marketing", ("marketing", "services")),
+        ("CO-BRANDING AND SERVICES AGREEMENT", "marketing", ("marketing", "services")),
+        ("Non-Competition, Referral and Non-Disclosure Agreement", "nda", ("nda", "marketing")),
+        ("Software License and Maintenance Agreement", "license", ("license", "maintenance_support")),
+        ("Manufacturing & Supply Agreement", "supply", ("supply",)),
+        # one kind with the generic word after it; development beside a licence is its product
+        ("Transportation Services Agreement", "transportation", ("transportation",)),
+        ("License and Development Agreement", "license", ("license",)),
+    ):
+        ctype = classify(f"{title}\n\nThis {title} is made between Alder Inc. and Birch LLC.")
+        assert (ctype.type, ctype.title, ctype.kinds) == (kind, title, kinds), title
+
+
+def test_a_playbook_fits_a_contract_whose_title_joins_a_kind_it_is_written_for() -> None:
+    from pathlib import Path
+
+    from citationgate.review import judgement_footing
+    from ingest.plain import load_text
+    from playbooks import load_playbook
+
+    playbook = load_playbook("msa-customer")
+    text = (
+        'CO-BRANDING AND SERVICES AGREEMENT\n\nThis Agreement is made between Alder Inc. ("Alder") and Birch '
+        'LLC ("Birch").\n\n1. Birch shall provide the Services. Alder shall pay Birch the fees.\n'
+    )
+    _, ctype, fit = judgement_footing(load_text(Path("cobrand.txt"), text.encode()), playbook)
+    assert (ctype.type, fit["fits"], fit["reviewed_as"], fit["warning"]) == (
+        "marketing",
+        True,
+        "services",
+        None,
+    )
+    alone = text.replace("CO-BRANDING AND SERVICES", "CO-BRANDING")
+    _, ctype, fit = judgement_footing(load_text(Path("cobrand.txt"), alone.encode()), playbook)
+    assert (ctype.type, fit["fits"], fit["reviewed_as"]) == ("marketing", False, "marketing")
+    assert "marketing contract" in fit["warning"]

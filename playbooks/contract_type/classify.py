@@ -86,7 +86,11 @@ _TITLE = re.compile(
     # (a title may wrap onto a second line, once: "NON-DISCLOSURE / CONFIDENTIALITY\nAGREEMENT")
     r"\b([A-Z](?:[A-Z&,/\- ]|(?<!AGREEMENT)(?<!CONTRACT)\n(?!\s*\n|\s*THIS\b)){3,}(?:AGREEMENT|CONTRACT))\b"
     r"(?!\s*(?:No\.?\s*[:\d]|Number\s*:|#))"  # "Contract No.: JSXCS…" labels a number, not a title
-    r"|\b((?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?\s+){1,5}(?:Agreement|Contract))\b(?!\s*(?:No\.?\s*[:\d]|Number\s*:|#))"
+    # a title in title case, with the kinds it joins: "Co-Branding and Services Agreement", "Non-Competition,
+    # Referral and Non-Disclosure Agreement" (not only their last words)
+    r"|\b((?:(?!(?:Agreement|Contract)\b)[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?,?\s+(?:(?:and|&)\s+(?=[A-Z]))?){1,6}"
+    r"(?:Agreement|Contract))\b"
+    r"(?!\s*(?:No\.?\s*[:\d]|Number\s*:|#))"
     # a line that opens with a sentence-case title: "Maintenance and support contract for SICAP(R) modules"
     r"|(?m:^[ \t]*((?:[A-Z][\w&\-]*)(?:[ \t]+(?!(?:this|the|to|shall|will|is|are|that|which|by|in|under|"
     r"hereby|such|be|any|all|its|their|our|your)\b)[\w&\-]+){0,5}?[ \t]+(?:agreement|contract))\b)"
@@ -110,6 +114,9 @@ class ContractType:
     title: str  # the title the type was read from ("" when none was found)
     basis: str  # one sentence: what decided it
     runner_up: str | None = None
+    # every kind the title joins, in the order of preference: a "Co-Branding and Services Agreement" is
+    # marketing and services, a "Transportation Services Agreement" transportation only
+    kinds: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"type": self.type, "title": self.title, "basis": self.basis, "runner_up": self.runner_up}
@@ -126,6 +133,21 @@ def _title(text: str) -> str:
         if not re.match(r"(?i)(?:this|the|such|said|an?)\b", t) and len(t) > 9:
             return t
     return ""
+
+
+def _kinds(low_title: str, hits: list[str]) -> tuple[str, ...]:
+    """The kinds a title joins ("co-branding and services", "license, development and commercialization"):
+    in each part between its commas, "and"s, "&"s and slashes, the first kind by preference ("transportation
+    services" is transportation, "joint development" a collaboration), each once, by preference; development
+    only when it is the title's first kind."""
+    found = set()
+    for part in re.split(r"\s*(?:,|&|/|\band\b)\s*", low_title):
+        first = next((t for t in hits if re.search(rf"\b(?:{_PROFILE[t][0]})", part)), None)
+        if first:
+            found.add(first)
+    # development named after another kind is the product the deal is about (a licence, distribution or
+    # sponsorship "and Development"), not a service one party buys
+    return tuple(t for t in hits if t in found and (t != "development" or t == hits[0]))
 
 
 def classify(text: str) -> ContractType:
@@ -152,7 +174,13 @@ def classify(text: str) -> ContractType:
     if hits:
         best = hits[0]
         runner = hits[1] if len(hits) > 1 else None
-        return ContractType(type=best, title=title, runner_up=runner, basis=f"its title “{title}”")
+        return ContractType(
+            type=best,
+            title=title,
+            runner_up=runner,
+            basis=f"its title “{title}”",
+            kinds=_kinds(low_title, hits),
+        )
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
     if ranked[0][1] >= 5:
         return ContractType(
