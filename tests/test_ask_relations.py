@@ -40,6 +40,8 @@ def first_type(reader: QuestionTypes, question: str) -> str | None:
         ("For how many years does the patent licence last before it stops?", "Expiration Date"),
         # a condition inside the sum asked for
         ("If they pull out early, is a set fee owed?", "Liquidated Damages"),
+        # a lower price one reads inside "a lower price than anybody else gets": the better-terms promise
+        ("If any other customer is offered a lower price, is it passed on to us?", "Most Favored Nation"),
         # a percentage paid for each unit that uses the technology is a royalty, not the licence
         (
             "What percentage must the maker pay for every device that uses the licensed technology?",
@@ -72,6 +74,12 @@ def test_the_relation_asked_about_outranks_the_subject_named(
         ),
         ("How many years does the arrangement stay in force?", "Expiration Date"),
         ("Is the distributor guaranteed a certain amount however few units it sells?", "Minimum Commitment"),
+        ("Does the reseller have to stay out of the same market for a year?", "Non-Compete"),
+        ("Can the client leave with notice even though nothing went wrong?", "Termination for Convenience"),
+        ("May the licensee let somebody else use the licensed database?", "Non-Transferable License"),
+        ("Do the licensor's sister companies also let us use their know-how?", "Affiliate License-Licensor"),
+        ("May our subsidiaries use the platform as well?", "Affiliate License-Licensee"),
+        ("Which losses aren't subject to the cap?", "Uncapped Liability"),
     ],
 )
 def test_everyday_phrasings_of_a_clause_type(reader: QuestionTypes, question: str, category: str) -> None:
@@ -186,3 +194,25 @@ def test_a_reading_through_a_frame_brings_its_clause_types_vocabulary() -> None:
     hit = r.search("Could the buyer drop out at any time?", top=3)[0]
     assert "terminate this Agreement for convenience" in hit.text
     assert any("(from 'read as Termination for Convenience')" in w for w in hit.why)
+
+
+class _Licence:
+    """A stand-in embedding: a question or description naming a licence points one way, all else the other."""
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, 0.0] if "licen" in t.lower() else [0.0, 1.0] for t in texts]
+
+
+def test_a_bridge_for_the_subject_yields_to_a_relation_read() -> None:
+    """Where a frame of a relation fires (the licensor sold), the licence bridge no longer adds its vote to
+    the licence reading; without the relation it still does."""
+    reader = QuestionTypes(
+        _Licence(), {"License Grant": ["licence"], "Change of Control": ["takeover"]}, load_frames()
+    )
+
+    def licence_bridges(question: str) -> tuple[str, ...]:
+        types = reader.read(question, load_bridges().fire(question), k=5).types
+        return next(t.bridges for t in types if t.category == "License Grant")
+
+    assert licence_bridges("What happens to the licence if the licensor is sold?") == ()
+    assert licence_bridges("What does the licence let us do?") == ("license-grant",)

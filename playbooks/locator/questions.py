@@ -225,6 +225,8 @@ class QuestionTypes:
         stems = _content_stems(question)
         framed = _fired_frames(self.frames, stems)
         read_words = {i for f, cover in framed for i in cover}
+        subjects = {f.category for f in self.frames if f.subject}
+        related = {f.category for f, _ in framed if not f.subject}
         votes: dict[str, list[str]] = {}
         for fb in fired:
             voted = BRIDGE_CATEGORIES.get(fb.bridge.name)
@@ -238,6 +240,9 @@ class QuestionTypes:
                 and set(range(t[1], t[2])) <= read_words
                 and all(f.category != voted for f, _ in framed)
             ):
+                continue
+            # a bridge for what the deal is about yields where a relation asked about it was read
+            if voted in subjects and voted not in related and related:
                 continue
             votes.setdefault(voted, []).append(fb.bridge.name)
         for cat, names in votes.items():
@@ -274,15 +279,17 @@ class QuestionTypes:
 
 def _fired_frames(frames: Sequence[Frame], stems: Sequence[str]) -> list[tuple[Frame, frozenset[int]]]:
     """The frames that fire on the question's stems, with the words each reads, less those another frame
-    outranks: a frame whose words all lie inside those of a frame of another type needing more word classes
-    (the smaller reading is part of the larger), and a `subject` frame where a frame of another type that
-    is not one fires too (what the deal is about yields to the relation asked about it)."""
+    outranks: a frame whose words all lie inside those of a frame of another type that reads more words, or
+    the same words through more classes (the smaller reading is part of the larger), and a `subject` frame
+    where a frame of another type that is not one fires too (what the deal is about yields to the relation
+    asked about it)."""
     fired = [(f, cover) for f in frames if (cover := f.covers(stems)) is not None]
     kept = [
         (f, cover)
         for f, cover in fired
         if not any(
-            g.category != f.category and len(g.all) > len(f.all) and cover <= other for g, other in fired
+            g.category != f.category and (cover < other or (cover == other and len(g.all) > len(f.all)))
+            for g, other in fired
         )
     ]
     return [
