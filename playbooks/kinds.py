@@ -423,6 +423,17 @@ _OTHER_DOCUMENT = re.compile(
 )
 
 
+#: "entered into that certain Separation Agreement as of June 14, 2019": "that certain" names another
+#: document, dated with or without a verb before the date
+_THAT_CERTAIN = re.compile(
+    r"\bthat\s+certain\s+(?:[\w&,'’-]+\s+){0,8}?(?:agreements?|amendments?|letters?|contracts?|licen[cs]es?"
+    r"|leases?|memorand\w*|plans?|notes?|indentures?|orders?|understandings?)(?:\s*\([^()]{0,80}\))?\s*,?\s+"
+    r"(?:(?:originally\s+)?(?:dated|executed|entered\s+into|made)\s+)?(?:as\s+of|on|effective(?:\s+as\s+of)?)\s+"
+    r"(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
 _DETERMINER = re.compile(
     r"\b(?:this|these|the|that\s+certain|said|an?|its|such|each|any|our|their|prior|original|existing)\s",
     re.IGNORECASE,
@@ -452,7 +463,7 @@ _THIS_PAPER = re.compile(r"\b(?:this|these)\s+(?:[\w&'’-]+\s+){0,4}$", re.IGNO
 
 
 def _of_another_document(before: str) -> bool:
-    if _SUPERSEDED.search(before):
+    if _SUPERSEDED.search(before) or _THAT_CERTAIN.search(before):
         return True
     paper = _OTHER_PAPER.search(before)
     if paper is not None and not _THIS_PAPER.search(before[: paper.start()]):

@@ -768,3 +768,41 @@ def test_a_duty_to_return_or_destroy_the_information_is_still_read(duty: str) ->
     )
     assert values["return_destroy"] is True
     assert outcome == "standard"
+
+
+def _dates(text: str) -> dict[str, object]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    f = next(f for f in result.findings if f.proposal.rule == "agreement_date")
+    return {k: v["value"] for k, v in (f.proposal.details.get("extracted") or {}).items()}
+
+
+def test_an_amendment_dated_in_its_preamble_keeps_that_date_beside_the_agreement_it_amends() -> None:
+    """The preamble says this paper "is made and entered into effective as of" its date and then names the
+    agreement it amends "dated" earlier: the other agreement's date excludes only a sentence that has not
+    already dated this one — and a lettered recital dating "that certain" other agreement is not its date."""
+    text = (
+        "AMENDMENT NO. 2 TO SUPPLY AGREEMENT\n\n"
+        'This AMENDMENT NO. 2 TO SUPPLY AGREEMENT (this "Amendment") is made and entered into effective as '
+        'of October 30, 2019 (the "Effective Date") by and among Quillon Works Ltd., a Delaware corporation '
+        '("Quillon"), and Marrow Fen Co., Ltd., a Japanese corporation ("Marrow"), as an amendment to that '
+        'certain Supply Agreement dated March 7, 2016 between Quillon and Marrow (the "Supply '
+        'Agreement").\n\n'
+        "RECITALS\n\n"
+        "(A) Quillon and Marrow entered into that certain Side Letter Agreement as of June 14, 2019 pursuant "
+        "to which Marrow sold certain assets to Quillon.\n\n"
+        "1. Amendment. Section 4 of the Supply Agreement is deleted.\n"
+    )
+    assert _dates(text)["date"] == "2019-10-30"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "entered into that certain Side Letter Agreement as of ",
+        "entered into that certain Side Letter Agreement, effective as of ",
+        "are parties to that certain Supply Agreement dated ",
+    ],
+)
+def test_that_certain_agreement_names_another_paper(before: str) -> None:
+    text = f"(A) Quillon and Marrow {before}June 14, 2019 pursuant to which Marrow sold certain assets."
+    assert _start_dates(text) == []
