@@ -806,3 +806,23 @@ def test_an_amendment_dated_in_its_preamble_keeps_that_date_beside_the_agreement
 def test_that_certain_agreement_names_another_paper(before: str) -> None:
     text = f"(A) Quillon and Marrow {before}June 14, 2019 pursuant to which Marrow sold certain assets."
     assert _start_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The Consultant's engagement shall commence on 1 March 2019 and shall continue unless and until "
+        "either party gives notice to the other in accordance with clause 9.",
+        "This Agreement shall commence on the Effective Date and shall continue until either party "
+        "terminates it on ninety (90) days' written notice.",
+        "This Agreement shall continue in full force and effect unless and until terminated under clause 9.",
+    ],
+)
+def test_an_agreement_that_continues_until_a_party_gives_notice_runs_until_terminated(clause: str) -> None:
+    """No fixed term: "shall continue unless and until either party gives notice" is an open-ended agreement
+    — the term is stated (until terminated), and it renews on nobody's silence."""
+    outcome, values = _review_finding("2. TERM\n\n" + clause + "\n", "expiration_date")
+    assert outcome == "standard"
+    assert values["until_terminated"] is True
+    _, renewal = _review_finding("2. TERM\n\n" + clause + "\n", "auto_renewal")
+    assert renewal.get("renews_automatically") is False
