@@ -250,3 +250,20 @@ def test_the_distributor_retained_to_sell_the_suppliers_products_is_the_customer
     assert ("buyer", "“Halvex desires to retain”") in why and ("buyer", "“Halvex hereby retains”") in why
     _, _, why = _evidence(Text(text), "Halvex")
     assert not any(w.startswith("“Halvex desires") or w.startswith("“Halvex retains") for _, w in why)
+
+
+def test_the_party_a_thing_is_made_for_is_the_customer_side_and_the_maker_the_supplier() -> None:
+    text = (
+        'This Amendment to the Supply and Manufacturing Agreement between Corvel Corporation ("Corvel") '
+        'and Pindar Corporation ("Pindar") is made this 22 June 2018.\n\n1. The revised specifications '
+        "for Wafers manufactured by Pindar for Corvel are attached. Pindar shall continue to manufacture the "
+        "Wafers. Corvel shall provide written notice to Pindar. Services performed by Pindar are invoiced, "
+        "and Pindar will be compensated for them.\n"
+    )
+    binding = resolve_roles(text, read_parties(text), "customer")
+    assert [p.defined_as for p in binding.us] == ["Corvel"]
+    assert "manufactured by Pindar for Corvel" in binding.basis
+    # made by a party for its own use names nobody it is made for
+    own = text.replace("manufactured by Pindar for Corvel", "developed by Pindar for use in the Wafers")
+    assert not any("for use" in w for _, w in _evidence(Text(own), "Pindar")[2])
+    assert not resolve_roles(own, read_parties(own), "customer").resolved

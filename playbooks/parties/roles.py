@@ -122,6 +122,10 @@ _NOT_TO_RESELL = (
 )
 
 
+_MADE_LEADS = ("manufactured", "produced", "developed", "designed", "built", "made", "performed", "rendered")
+_MADE = "(?:" + "|".join(_MADE_LEADS) + ")"
+
+
 def _term_leads(*spellings: str) -> tuple[str, ...] | None:
     leads = term_leads(spellings)
     return None if leads is None else (*leads, THE)
@@ -224,6 +228,19 @@ def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
             "buyer",
             r"\bin\s+consideration\s+(?:of|for)\s+(?:the\s+)?payments?\s+(?:\w+\s+){0,2}?by\s+" + t,
             word_starts("in"),
+        ),
+        # who makes or develops for whom: "Platelet Wafers manufactured by Porex for Cerus" — the one it is
+        # made for buys, the maker supplies
+        (
+            "buyer",
+            rf"\b{_MADE}\s+(?:\w+\s+){{0,2}}?by\s+(?:the\s+)?\S+\s+for\s+" + t,
+            word_starts(*_MADE_LEADS),
+        ),
+        # (for someone named: "developed or produced by CUTANEA for use in connection with" is its own)
+        (
+            "seller",
+            rf"\b{_MADE}\s+(?:\w+\s+){{0,2}}?by\s+" + t + r"\s+for\s+(?:the\s+)?(?-i:[A-Z])",
+            word_starts(*_MADE_LEADS),
         ),
     )
     flags = re.IGNORECASE if not term.isupper() else 0
