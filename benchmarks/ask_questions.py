@@ -234,6 +234,10 @@ def main() -> None:
             ok = rank is not None and rank <= args.top
             right[name] += int(ok)
             if name != DEFAULT:
+                if extra is not None and not args.quiet:
+                    print(
+                        f"    {name}: {('rank ' + str(rank)) if rank else 'not in top 10'} ({q['contract']})"
+                    )
                 continue
             how = answered_by(hits[rank - 1].why) if rank is not None else "-"
             if ok:

@@ -80,6 +80,13 @@ def test_the_relation_asked_about_outranks_the_subject_named(
         ("Do the licensor's sister companies also let us use their know-how?", "Affiliate License-Licensor"),
         ("May our subsidiaries use the platform as well?", "Affiliate License-Licensee"),
         ("Which losses aren't subject to the cap?", "Uncapped Liability"),
+        (
+            "How many weeks before the end must we say we don't want another term?",
+            "Notice Period to Terminate Renewal",
+        ),
+        ("Could the brewer print the festival's logo on its cans?", "License Grant"),
+        ("Can we use the app on however many devices we want?", "Unlimited/All-You-Can-Eat-License"),
+        ("Could the author's right to adapt the novel be revoked?", "Irrevocable or Perpetual License"),
     ],
 )
 def test_everyday_phrasings_of_a_clause_type(reader: QuestionTypes, question: str, category: str) -> None:
