@@ -791,3 +791,31 @@ def test_permitted_by_law_in_a_neighbouring_limb_is_no_legally_permitted_notice(
     o = _rule(text, "compelled_disclosure")
     assert _value(o, "legally_permitted") is not True
     assert "permitted by applicable law" not in _quoted(o)
+
+
+# ------------------------------------------------------------------ a residuals clause widens use
+def test_free_to_use_the_residuals_for_any_purpose_is_no_purpose_limitation() -> None:
+    # "free to use for any purpose the residuals" frees what people remember: its "purpose" limits nothing
+    text = (
+        "2. The Recipient shall not disclose the Confidential Information to third parties.\n"
+        "3. Further, the Recipient shall be free to use for any purpose the residuals resulting from access "
+        "to the Confidential Information, provided that it shall not disclose the Confidential Information.\n"
+    )
+    o = _rule(text, "limited_use")
+    assert o.outcome != "standard" and _value(o, "purpose_defined") is not True
+    assert _value(o, "residuals_free") is True and "residuals" in o.claim
+
+
+def test_a_purpose_limit_beside_a_residuals_clause_says_the_residuals_are_free() -> None:
+    purpose = (
+        "2. The Recipient shall use the Confidential Information solely for the purpose of the Project.\n"
+    )
+    residuals = (
+        "3. Neither party will be restricted from using information retained in the unaided memory of its "
+        "employees who had access to the Confidential Information.\n"
+    )
+    o = _rule(purpose, "limited_use")
+    assert o.outcome == "standard"
+    o = _rule(purpose + residuals, "limited_use")
+    assert (o.outcome, _value(o, "purpose_defined"), _value(o, "residuals_free")) == ("fallback", True, True)
+    assert "except residuals" in o.claim
