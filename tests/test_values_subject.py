@@ -826,3 +826,28 @@ def test_an_agreement_that_continues_until_a_party_gives_notice_runs_until_termi
     assert values["until_terminated"] is True
     _, renewal = _review_finding("2. TERM\n\n" + clause + "\n", "auto_renewal")
     assert renewal.get("renews_automatically") is False
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "The marketing fee is calculated by multiplying 0.025% by the average Transaction amount.",
+        "If an audit reveals overdue payments in excess of ten percent (10%) of the payments owed, Customer "
+        "shall pay the cost of the audit.",
+    ],
+)
+def test_a_percentage_in_a_fee_formula_or_an_audit_threshold_is_no_late_interest(other: str) -> None:
+    """"late" inside "calculated", or an audit's threshold beside "overdue payments", is no late-payment
+    interest rate."""
+    clause = "4. PAYMENT\n\nCustomer shall pay each invoice within thirty (30) days of receipt. " + other
+    _, values = _review_finding(clause, "payment")
+    assert "late_interest_percent" not in values
+
+
+def test_the_date_of_mailing_of_a_courier_notice_is_no_post() -> None:
+    clause = (
+        "26. Notices. Notice shall be deemed given upon personal delivery; or if sent by a reputable "
+        "overnight courier, one (1) day after the date of mailing.\n"
+    )
+    _, values = _review_finding(clause, "notices")
+    assert values["methods"] == ["hand", "courier"]
