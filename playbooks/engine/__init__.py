@@ -273,7 +273,14 @@ def _run_clause(
         for k, ev in extracted.items()
     }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
-    shown = _describe_values(used, values, unstated=links.unstated, unread=unread, our_role=ctx.our_role)
+    shown = _describe_values(
+        used,
+        values,
+        unstated=links.unstated,
+        unread=unread,
+        our_role=ctx.our_role,
+        undecided=outcome == "needs_review",
+    )
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
     else:

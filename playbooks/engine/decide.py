@@ -56,10 +56,13 @@ def _describe_values(
     unstated: Sequence[str] = (),
     unread: Sequence[str] = (),
     our_role: str = "customer",
+    undecided: bool = False,
 ) -> str:
     """The values a judgement used, each with the words it was read from; a yes/no the clause does not
     state (`unstated`, a weak link of the finding) is said to be not stated, never shown as "no"; a yes/no
-    read by the parties' own names while who is us is not resolved says which party it holds of."""
+    read by the parties' own names while who is us is not resolved says which party it holds of. Where the
+    finding decides nothing (`undecided`: needs review), a value defaulted from silence is said to be not
+    found, never shown as a reading ("transition: no" beside "the necessary information transfer")."""
     parts = []
     for n in dict.fromkeys(names):
         v = values.get(n)
@@ -76,6 +79,8 @@ def _describe_values(
         elif v.named:
             cond = _if_named(v.named, our_role)
             parts.append(f"{name}: {_show(v.ev.value)} if {cond} (“{_short(v.ev.text)}”)")
+        elif v.inferred and undecided:
+            parts.append(f"{name}: not found")
         elif v.inferred:
             parts.append(f"{name}: {_show(v.ev.value)} (no wording found)")
         else:
