@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbooks.engine.context import DEFAULT_SEVERITY, _Context, _heading_words_in_body, _Region, _Value
-from playbooks.outcome import ExtractedValue
 from playbooks.predicates import AnyOf, Compare, Predicate, evaluate
 from playbooks.schema import MUTUAL_PARTY, CompiledClause, CompiledField, CompiledPosition
 
@@ -434,17 +433,7 @@ def _own_seat(
     if any(v.ev.value not in seats for v in read):
         return None
     seat = seats[read[0].ev.value]
-    lo = max(0, seat.start - 200)
-    start = next((m.start() for m in _PLACING.finditer(ctx.text, lo, seat.start)), seat.start)
-    ev = ExtractedValue(value=seat.value, text=ctx.text[start : seat.end], start=start, end=seat.end)
-    return _Value(ev, (start, seat.end), None, False)
-
-
-#: where the words placing a party begin: "located at", "a Delaware corporation", "incorporated in"
-_PLACING = re.compile(
-    r"\b(?:located|situated|with\s+(?:an\s+)?(?:address|offices?)|having\s+(?:its|an?)\s+|address\w*\s+at|"
-    r"incorporated|organi[sz]ed|existing|registered|a\s+(?=[A-Z]))",
-)
+    return _Value(seat, (seat.start, seat.end), None, False)
 
 
 def _rests_on_defaults(

@@ -18,6 +18,8 @@ from playbooks.outcome import ExtractedValue
 
 __all__ = ["our_seat"]
 
+#: how far before a jurisdiction the words placing a party there may stand
+_REACH = 120
 #: how far before and after our definition the words placing us may stand
 _BEFORE, _AFTER = 250, 350
 #: what says a jurisdiction is where a party is: its establishment or its address
@@ -28,7 +30,7 @@ _PLACED = re.compile(
     re.IGNORECASE,
 )
 #: the word before a party's name in a preamble: "by and between Freeze Tag Inc.", "and Mr. Zheng"
-_OPENS = re.compile(r"\b(?:between|BETWEEN|and|AND)\b\s*:?\s*(?=[A-Z])")
+_OPENS = re.compile(r"\b(?:between|BETWEEN|and|AND)\b[\s,:]*(?=[A-Z])")
 #: a party's definition: '(the "Company")', '(hereinafter called as the "VAL")'
 _DEFINED = (
     r"\(\s*(?:hereinafter\s+(?:referred\s+to\s+|called\s+)?(?:as\s+)?)?"
@@ -59,8 +61,11 @@ def our_seat(text: str, roles: Mapping[str, str]) -> tuple[ExtractedValue, ...]:
     if after is not None:
         hi = ours.end() + after.start()
     window = text[lo:hi]
-    return tuple(
-        ExtractedValue(value=h.value, text=text[h.start : h.end], start=h.start, end=h.end)
-        for h in find_jurisdictions(window, lo)
-        if _PLACED.search(text, max(lo, h.start - 120), h.start)
-    )
+    out: list[ExtractedValue] = []
+    for h in find_jurisdictions(window, lo):
+        # quoted from the words that place us there ("located at …, Hong Kong", "Inc., a Delaware")
+        placed = [m.start() for m in _PLACED.finditer(text, max(lo, h.start - _REACH), h.start)]
+        if placed:
+            a = placed[-1] if len(placed) == 1 else placed[0]
+            out.append(ExtractedValue(value=h.value, text=text[a : h.end], start=a, end=h.end))
+    return tuple(out)
