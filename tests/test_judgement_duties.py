@@ -248,5 +248,59 @@ def test_a_non_exclusive_licence_is_no_exclusive_licence() -> None:
         )
     )
     lic = by_rule["licence_grant"]
-    assert _value(lic, "supplier_licence_unlimited") is not True
-    assert "supplier licence unlimited: yes" not in lic.proposal.claim
+    assert _value(lic, "supplier_licence_unlimited") is False  # read from the grant's own words, quoted
+    assert "supplier licence unlimited: no (“" in lic.proposal.claim
+    assert _outcome(lic) != "unacceptable"
+
+
+def test_a_right_to_terminate_with_cause_is_no_right_to_walk_away() -> None:
+    by_rule = _by_rule(
+        _contract(
+            SERVICES,
+            "2. Termination. This Agreement may be terminated by either party with cause upon thirty (30) "
+            "days written notice.",
+        )
+    )
+    tfc = by_rule.get("termination_for_convenience")
+    assert tfc is None or _value(tfc, "holder") is None
+    assert tfc is None or "holder: either" not in tfc.proposal.claim
+
+
+def test_a_right_to_terminate_on_a_breach_with_the_modal_split_is_located_and_held() -> None:
+    """ "in the event of … any breach …, be entitled to terminate" is a termination for cause: no false
+    absence, and the holder is the party before the split modal."""
+    by_rule = _by_rule(
+        _contract(
+            SERVICES,
+            "2. Termination. Norvale shall, in the event of Kestrix committing any breach of the terms of "
+            "this Agreement, be entitled to terminate this Agreement by giving two (2) weeks' notice in "
+            "writing.",
+        )
+    )
+    tfb = by_rule["termination_for_cause"]
+    assert _outcome(tfb) != "missing"
+    assert _value(tfb, "holder") == "customer"
+
+
+def test_a_needs_review_says_a_defaulted_value_was_not_found_never_no() -> None:
+    by_rule = _by_rule(
+        _contract(
+            SERVICES,
+            "2. Effect of Termination. Upon termination, Kestrix shall perform the necessary information "
+            "transfer required at the time.",
+        )
+    )
+    eot = by_rule["effect_of_termination"]
+    if _outcome(eot) == "needs_review":
+        assert "(no wording found)" not in eot.proposal.claim
+
+
+def test_the_other_partys_seat_before_ours_is_not_ours() -> None:
+    head = (
+        'This Agreement is made by and between Kestrix Systems Inc. (hereinafter "Kestrix"), having a place '
+        'of business at 1 Queen\'s Road Central, Hong Kong and, Norvale Ltd (hereinafter "Norvale"), a '
+        "Texas corporation. Kestrix shall provide the services to Norvale, and Norvale shall pay Kestrix "
+        "the fees."
+    )
+    by_rule = _by_rule(_contract(SERVICES, head=head, law=_law("Hong Kong")))
+    assert "our own seat" not in by_rule["governing_law"].proposal.claim
