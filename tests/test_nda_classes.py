@@ -819,3 +819,22 @@ def test_a_purpose_limit_beside_a_residuals_clause_says_the_residuals_are_free()
     o = _rule(purpose + residuals, "limited_use")
     assert (o.outcome, _value(o, "purpose_defined"), _value(o, "residuals_free")) == ("fallback", True, True)
     assert "except residuals" in o.claim
+
+
+# ------------------------------------------------------------------ an ownership clause that takes our work
+def test_an_ownership_clause_reaching_what_we_develop_is_more_than_no_licence() -> None:
+    # "All information learned or developed pursuant to this Agreement … shall be the property of the
+    # Discloser" takes in our own work: not the plain no-licence term
+    o = _rule(
+        "5. All information learned or developed pursuant to this Agreement shall be the property of the "
+        "Discloser.\n",
+        "no_licence",
+    )
+    assert (o.outcome, _value(o, "takes_our_work")) == ("fallback", True)
+    for text in (
+        "5. All Confidential Information shall remain the sole property of the Discloser.\n",
+        "5. All Confidential Information is the property of the Discloser, provided that all Derived "
+        "Information developed by the Recipient shall be the sole property of the Recipient.\n",
+    ):
+        o = _rule(text, "no_licence")
+        assert o.outcome == "standard" and _value(o, "takes_our_work") is not True, text
