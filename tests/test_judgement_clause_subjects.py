@@ -513,3 +513,236 @@ def test_a_partys_incorporation_alone_is_still_no_governing_law() -> None:
     found = _by_rule(incorporation)["governing_law"]
     assert _value(found, "law") == "New York"  # the agreement's own clause (its preamble's), not Texas
     assert "organized and existing" not in _quoted(found)
+
+
+# ------------------------------------------------- session 7: clauses in plain words, informally drafted
+def _review_text(*paras: str) -> dict[str, Any]:
+    """A short contract of our own words (no preamble fees clause): the rules' findings by rule."""
+    text = (
+        'CONSULTING AGREEMENT\n\nThis Consulting Agreement is made between Bioco Inc. ("Bioco") and Servco '
+        'LLC ("Servco"). Bioco hereby engages Servco to provide consulting services to Bioco.\n\n'
+        + "\n\n".join(paras)
+        + "\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    return {str(f.proposal.rule): f for f in result.findings}
+
+
+def test_a_right_to_terminate_on_any_breach_in_plain_words_is_termination_for_cause() -> None:
+    """'Bioco shall, in the event of Servco committing any breach of the terms of this agreement, be
+    entitled to terminate': a right to terminate for breach, however it is worded — never 'no right to
+    terminate for breach'."""
+    text = (
+        "7. Termination. Bioco shall, in the event of Servco committing any breach of any of the terms and "
+        "conditions of this agreement, be entitled to terminate this agreement by giving two (2) weeks' "
+        "notice in writing."
+    )
+    tfc = _by_rule(text)["termination_for_cause"]
+    assert _outcome(tfc) != "missing"
+    assert "committing any breach" in _quoted(tfc)
+
+
+def test_termination_with_cause_on_notice_is_for_cause_not_for_convenience() -> None:
+    """'may be terminated by either party with cause upon thirty (30) days written notice' is a right to
+    terminate for cause; it is no right to walk away without one."""
+    text = (
+        "7. Term. This Agreement may be terminated by either party with cause upon thirty (30) days written "
+        "notice."
+    )
+    by = _by_rule(text)
+    assert "with cause upon thirty" in _quoted(by["termination_for_cause"])
+    assert _not_applicable(by, "termination_for_convenience") or "with cause" not in _quoted(
+        by["termination_for_convenience"]
+    )
+
+
+def test_with_or_without_cause_is_still_termination_for_convenience() -> None:
+    text = (
+        "7. Term. Either party may terminate this Agreement with or without cause upon ninety (90) days' "
+        "written notice."
+    )
+    tfc = _by_rule(text)["termination_for_convenience"]
+    assert "with or without cause" in _quoted(tfc)
+
+
+def test_a_termination_for_convenience_alone_is_no_termination_for_cause() -> None:
+    text = "7. Term. Bioco may terminate this Agreement for convenience on ninety (90) days' written notice."
+    assert _outcome(_by_rule(text)["termination_for_cause"]) == "missing"
+
+
+def test_what_a_party_pays_or_hands_over_when_one_terminates_is_the_effect_of_termination() -> None:
+    """'If Bioco terminates the agreement, then Bioco shall compensate Servco … on a pro-rata basis'; 'In
+    case Servco terminates the agreement, it shall hand over the entire project': what happens at the end is
+    stated, and the handover is transition help."""
+    text = (
+        "7. Termination. If Bioco terminates the agreement, then Bioco shall compensate Servco up to the "
+        "date "
+        "of termination with a fee calculated on a pro-rata basis. In case Servco terminates the "
+        "agreement, it "
+        "shall handover the entire project and the work done till date to Bioco."
+    )
+    eot = _by_rule(text)["effect_of_termination"]
+    assert _outcome(eot) != "missing"
+    assert "terminates the agreement" in _quoted(eot)
+    assert _value(eot, "transition") is True
+
+
+def test_an_information_transfer_on_termination_is_transition_help() -> None:
+    text = (
+        "7. Termination. Upon termination, Servco agrees to perform the necessary information transfer "
+        "required at the time."
+    )
+    eot = _by_rule(text)["effect_of_termination"]
+    assert _value(eot, "transition") is True
+
+
+def test_payment_due_a_time_after_completion_is_the_payment_term() -> None:
+    """'Payment to Servco within 7 days upon completion and handover of the Project': when payment falls
+    due is stated, with its days read."""
+    payment = _review_text(
+        "5. Payment Terms. Payment to Servco within 7 days upon completion and handover of the Project to "
+        "Bioco."
+    )["payment"]
+    assert _outcome(payment) != "missing"
+    assert "within 7 days upon completion" in _quoted(payment)
+    assert _value(payment, "payment_days") == 7
+
+
+def test_a_prepaid_fee_with_nothing_more_due_is_the_payment_term() -> None:
+    """'A cash pre-payment of US$150,000 … no additional cash payment is due and payable': the contract says
+    how it is paid; it is no absence of payment terms."""
+    payment = _review_text(
+        "2. Compensation. For services rendered, Servco shall receive a cash pre-payment of US$150,000, "
+        "which "
+        "Servco acknowledges it has received, and no additional cash payment is due and payable under this "
+        "Agreement."
+    )["payment"]
+    assert _outcome(payment) != "missing"
+    assert "pre-payment of US$150,000" in _quoted(payment)
+
+
+def test_postage_prepaid_in_a_notices_clause_is_no_payment_term() -> None:
+    payment = _review_text(
+        "9. Notices. All notices shall be sent by registered mail, postage prepaid, to the address above."
+    )["payment"]
+    assert _outcome(payment) == "missing"
+
+
+def test_a_promise_to_perform_in_a_professional_manner_is_a_warranty() -> None:
+    """'Servco agrees to promptly perform all services … in an efficient, professional, trustworthy and
+    businesslike manner': a warranty of how the services are performed, however few 'warrants' it has."""
+    w = _by_rule(
+        "4. Duties. Servco agrees to promptly perform all services required of it hereunder in an efficient, "
+        "professional, trustworthy and businesslike manner."
+    )["warranties"]
+    assert _outcome(w) == "standard"
+    assert "businesslike manner" in _quoted(w)
+    assert _value(w, "professional_standard") is True
+
+
+def test_services_performed_in_accordance_with_applicable_regulations_are_a_warranty() -> None:
+    w = _by_rule(
+        "6. Representations and Warranties. Servco represents and warrants to Bioco as follows:\n\n"
+        "(a) Servco shall perform the Services hereunder in accordance with the terms of this Agreement and "
+        "applicable regulations, guidelines and licensing requirements."
+    )["warranties"]
+    assert _outcome(w) != "missing"
+    assert "in accordance with the terms of this Agreement and applicable regulations" in _quoted(w)
+
+
+def test_our_own_promise_to_act_in_a_professional_manner_is_no_warranty_of_the_supplier() -> None:
+    w = _by_rule("4. Materials. Bioco shall provide the Materials in a professional and efficient manner.")[
+        "warranties"
+    ]
+    assert _outcome(w) == "missing"
+
+
+def test_disputes_resolved_by_proceedings_in_a_state_are_the_dispute_clause() -> None:
+    """'Any disputes under this Agreement shall be resolved by appropriate proceedings in the state of New
+    York': where disputes are heard is said, loosely; never 'no dispute resolution clause'."""
+    dr = _by_rule(
+        "10. Miscellaneous. Any disputes under this Agreement shall be resolved by appropriate proceedings "
+        "in "
+        "the state of New York."
+    )["dispute_resolution"]
+    assert _outcome(dr) != "missing"
+    assert "resolved by appropriate proceedings" in _quoted(dr)
+
+
+def test_a_dispute_left_to_a_law_after_arbitration_fails_is_the_dispute_clause_but_no_forum() -> None:
+    """'In case the arbitration proceedings fail, an unresolved dispute … is subject to the binding laws of
+    Hong Kong': a dispute clause (badly drafted); the law it names is no forum, so no forum is judged."""
+    dr = _by_rule(
+        "15. Jurisdiction. In case the arbitration proceedings fail, an unresolved dispute between Servco "
+        "and "
+        "Bioco is subject to the binding laws of Hong Kong."
+    )["dispute_resolution"]
+    assert _outcome(dr) not in ("missing", "unacceptable")
+    assert "arbitration proceedings fail" in _quoted(dr)
+
+
+def test_notices_sent_by_overnight_delivery_are_the_notices_clause() -> None:
+    notices = _by_rule(
+        "12. General. All notices required to be given in writing must be sent by overnight delivery service "
+        "to the name and address designated in this Agreement. Notice is deemed effective on the day after "
+        "delivery by the overnight carrier."
+    )["notices"]
+    assert _outcome(notices) == "standard"
+    assert "sent by overnight delivery service" in _quoted(notices)
+    assert "courier" in set(_value(notices, "methods"))
+
+
+def test_information_held_in_trust_solely_for_our_benefit_limits_its_use() -> None:
+    """'shall be held in trust by Servco solely for Bioco's benefit and use': a limit on what the supplier may
+    do with our information; never 'nothing limits what the supplier may do with our data'."""
+    use = _by_rule(
+        "8. Confidentiality. All information of a confidential nature relating to Bioco which Servco obtains "
+        "shall be held in trust by Servco solely for Bioco's benefit and use and shall not be disclosed by "
+        "Servco."
+    )["customer_data_use"]
+    assert _outcome(use) == "standard"
+    assert "held in trust by Servco solely for" in _quoted(use)
+
+
+def test_a_non_solicitation_of_clients_is_no_non_solicitation_of_employees() -> None:
+    """'4. Non-solicitation of Clients. Servco shall not … solicit an existing business customer of Bioco':
+    a covenant about customers under a heading that names it; no employee non-solicitation."""
+    by = _by_rule(
+        "4. Non-solicitation of Clients. Servco shall not directly or indirectly solicit an existing "
+        "business "
+        "customer of Bioco during the term of this Agreement. Further, Servco shall not market similar "
+        "products from competing companies."
+    )
+    assert _not_applicable(by, "non_solicitation")
+
+
+def test_a_non_solicitation_of_employees_is_still_found() -> None:
+    ns = _by_rule(
+        "4. Non-solicitation. During the term, neither party shall solicit for employment any employee of "
+        "the "
+        "other party."
+    )["non_solicitation"]
+    assert "solicit for employment" in _quoted(ns)
+
+
+def test_including_but_not_limited_to_is_no_restraint_on_competition() -> None:
+    """'Bioco shall advise Servco of any and all promotional activities, including, but not limited to, …
+    engagements with other firms providing services similar to the Services': a duty to inform, no
+    non-compete; nor is a representation that no other non-competition obligation binds Servco."""
+    by = _by_rule(
+        "3. Promotion. During the Term, Bioco shall advise Servco of any and all promotional activities, "
+        "including, but not limited to, press releases and engagements with other investor relations firms "
+        "providing services similar to the Services.",
+        "6. Representations. Servco is not under any legal obligation, including any obligation of "
+        "confidentiality or non-competition, which prevents Servco from performing this Agreement.",
+    )
+    assert _not_applicable(by, "non_compete")
+
+
+def test_a_real_restraint_beside_not_limited_to_is_still_the_non_compete() -> None:
+    nc = _by_rule(
+        "3. Exclusivity. During the Term, Servco shall not engage in any business similar to the business of "
+        "Bioco, including but not limited to investor relations."
+    )["non_compete"]
+    assert "shall not engage in any business similar" in _quoted(nc)
+

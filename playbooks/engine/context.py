@@ -285,6 +285,12 @@ def _excluded(ctx: _Context, clause: CompiledClause) -> set[int]:
     return out
 
 
+def ruled_out_heading(clause: CompiledClause, head: str) -> bool:
+    """Whether the rule's own exclusions rule out a heading that names it: "4. Non-solicitation of Clients"
+    names another covenant than the rule on soliciting employees, and vouches for nothing under it."""
+    return any(rx.search(head) for rx in clause.exclude)
+
+
 def _heading_words_in_body(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:
     """Whether the text under the heading uses the clause's own heading words (not only the heading)."""
     items = ctx.passages.items

@@ -14,6 +14,7 @@ from playbooks.engine.context import (
     _heading_only,
     _passage_hits,
     _Region,
+    ruled_out_heading,
 )
 from playbooks.engine.decide import _sev_get, _short
 from playbooks.outcome import ClauseOutcome, SearchRecord
@@ -65,7 +66,7 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
         ):
             body = [i for i in ctx.passages.within(start, end) if not items[i].heading]
             text = [i for i in body if not _heading_only(ctx.text[items[i].start : items[i].end])]
-            if text and all(i in excluded for i in text):
+            if ruled_out_heading(clause, head) or (text and all(i in excluded for i in text)):
                 # every sentence under it is one the clause rules out ("Exclusivity of Warranties"; "(e)
                 # Non-Compete. … does not contain a covenant-non-compete"), its heading lines aside
                 ruled_out.append((start, end))
@@ -88,7 +89,11 @@ def _headed_but_not_taken(ctx: _Context, clause: CompiledClause) -> Passage | No
         lead = ctx.text[hits[0].start : hits[0].start + 60].lstrip().split("\n", 1)[0]
         run_in = _RUN_IN.match(lead)
         lead = lead[: run_in.end(1)] if run_in else lead
-        if not _SENTENCE.search(lead) and any(rx.search(lead) for rx in clause.heading_res):
+        if (
+            not _SENTENCE.search(lead)
+            and any(rx.search(lead) for rx in clause.heading_res)
+            and not ruled_out_heading(clause, lead)
+        ):
             return ctx.passages.items[ctx.passages.index_at(hits[0].start)]
     return None
 

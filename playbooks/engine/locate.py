@@ -15,6 +15,7 @@ from playbooks.engine.context import (
     _heading_only,
     _passage_hits,
     _Region,
+    ruled_out_heading,
 )
 from playbooks.locator import Scan, category_of
 from playbooks.locator.fusion import fuse
@@ -226,6 +227,8 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
                 score = max(score, 10 + len(phrase.split()) * 2 + (3 if m.start() < 12 else 0))
         if not score:
             continue
+        if ruled_out_heading(clause, head):
+            continue  # another clause's heading, though it names this one ("Non-solicitation of Clients")
         idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
         # a heading with no real text under it (a table-of-contents line) locates nothing
         body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
