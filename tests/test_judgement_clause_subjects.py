@@ -746,3 +746,32 @@ def test_a_real_restraint_beside_not_limited_to_is_still_the_non_compete() -> No
     )["non_compete"]
     assert "shall not engage in any business similar" in _quoted(nc)
 
+
+def test_a_disclaimer_of_endorsement_is_no_warranty_disclaimer() -> None:
+    """'may require a disclaimer stating that Servco's participation … does not imply Bioco's endorsement':
+    a disclaimer of something else, no disclaimer of warranties, and no warranty clause."""
+    w = _by_rule(
+        "1. Purpose. Bioco may require that a disclaimer stating that Servco's participation in this "
+        "Agreement does not convey or imply Bioco's approval or endorsement of any product of Servco."
+    )["warranties"]
+    assert "disclaimer stating" not in _quoted(w)
+
+
+def test_a_disclaimer_of_implied_warranties_is_still_the_warranty_clause() -> None:
+    w = _by_rule(
+        "5. Warranty. EXCEPT AS SET OUT HEREIN, SERVCO DISCLAIMS ALL IMPLIED WARRANTIES, INCLUDING ANY "
+        "WARRANTY OF MERCHANTABILITY."
+    )["warranties"]
+    assert _outcome(w) != "missing"
+    assert "DISCLAIMS ALL IMPLIED WARRANTIES" in _quoted(w)
+
+
+def test_where_an_arbitration_takes_place_later_in_its_sentence_is_the_venue() -> None:
+    """'The arbitration, and any proceedings … incidental to it, shall take place in New York': the forum,
+    read though the place stands past the word 'arbitration'."""
+    dr = _by_rule(
+        "15. Arbitration. Any dispute arising out of this Agreement shall be finally settled by arbitration. "
+        "The arbitration, and any proceedings and meetings incidental to or related to the arbitration "
+        "process, shall take place in New York, U.S.A."
+    )["dispute_resolution"]
+    assert _value(dr, "venue") == "New York"
