@@ -18,6 +18,7 @@ Extractors:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -223,6 +224,8 @@ _DURATION_RE = re.compile(
 )
 #: a currency just before a number: "$50,000 Year 1 …" is an amount beside a schedule's label, not 50,000
 #: years
+#: days counted on working days only: five of them to a calendar week
+_WORKING_DAYS = {"business", "working", "banking"}
 _CURRENCY_BEFORE = re.compile(rf"(?<![A-Za-z])(?:{_PREFIX_ALT})\s?$", re.IGNORECASE)
 _PRIOR_YEAR_RE = re.compile(
     r"\b(?:the\s+(?:preceding|prior|previous|immediately\s+preceding)\s+(?:calendar\s+)?year"
@@ -235,8 +238,9 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
     """Periods of time converted to `unit` (hours, days, weeks, months, years).
 
     "twelve (12) months" → 12 (months), "one year" → 12 (months), "thirty (30) days" → 30 (days),
-    "72 hours" → 72 (hours). Business/working days are returned as days with "business" noted in the
-    value only through the quoted text; a words/digits disagreement sets `conflict`.
+    "72 hours" → 72 (hours). Business, working and banking days count at their calendar length, seven days
+    for every five ("ten (10) business days" → 14 days, the quote saying which); a words/digits disagreement
+    sets `conflict`.
     """
     hits: list[Hit] = []
     for m in _DURATION_RE.finditer(text):
@@ -269,6 +273,10 @@ def find_durations(text: str, base: int = 0, *, unit: str = "days") -> list[Hit]
         factor = _TO_UNIT.get((u, unit))
         if factor is None:
             continue
+        if u == "day" and (m["kind"] or "").strip().lower() in _WORKING_DAYS:
+            # "twenty-five (25) business days" is five weeks: a period compared with calendar days (a red line
+            # of "under 30 days") is its calendar length, at least seven days for every five working ones
+            n = math.ceil(float(n) * 7 / 5)
         value = _num(f"{n * factor:.4f}")
         hits.append(Hit(value=value, start=base + start, end=base + m.end(), conflict=conflict))
     if unit in ("months", "years", "days"):

@@ -50,7 +50,7 @@ def test_words_to_number(words: str, value: int | None) -> None:
         ("a 12-month period", "months", 12, "12-month"),
         ("for two (2) years", "months", 24, "two (2) years"),
         ("the fees paid in the preceding year", "months", 12, "the preceding year"),
-        ("within ten (10) business days", "days", 10, "ten (10) business days"),
+        ("within ten (10) business days", "days", 14, "ten (10) business days"),
     ],
     ids=[
         "words+digits",

@@ -851,3 +851,41 @@ def test_the_date_of_mailing_of_a_courier_notice_is_no_post() -> None:
     )
     _, values = _review_finding(clause, "notices")
     assert values["methods"] == ["hand", "courier"]
+
+
+# ------------------------------------------------------------- session 7 (lead): working days at calendar length
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("within twenty-five (25) business days", 35),
+        ("within 10 working days of receipt", 14),
+        ("within seven (7) business days", 10),
+        ("five banking days", 7),
+        ("within thirty (30) days", 30),
+        ("within thirty (30) calendar days", 30),
+    ],
+)
+def test_working_days_count_at_their_calendar_length(text: str, days: int) -> None:
+    assert [h.value for h in find_durations(text)] == [days]
+
+
+def test_twenty_five_business_days_to_pay_is_no_red_line_of_under_30_days() -> None:
+    """Twenty-five business days are five weeks: the red line "we must pay in under 30 days" does not fire, and
+    the claim still quotes the contract's own words."""
+    outcome, claim, quotes, extracted = _finding(
+        "6. Payment. Customer shall pay each invoice within twenty-five (25) business days following receipt; "
+        "Customer may dispute any invoice in good faith.\n",
+        "payment",
+    )
+    assert outcome != "unacceptable"
+    assert extracted["payment_days"]["value"] == 35
+    assert "twenty-five (25) business days" in claim
+    assert any("twenty-five (25) business days" in q for q in quotes)
+    outcome, _, _, extracted = _finding(
+        "6. Payment. Customer shall pay each invoice within fifteen (15) business days following receipt.\n",
+        "payment",
+    )
+    assert outcome == "unacceptable"  # three weeks is under thirty days, counted either way
+    assert extracted["payment_days"]["value"] == 21
