@@ -853,7 +853,7 @@ def test_the_date_of_mailing_of_a_courier_notice_is_no_post() -> None:
     assert values["methods"] == ["hand", "courier"]
 
 
-# ------------------------------------------------------------- session 7 (lead): working days at calendar length
+# ---------------------------------------------------------- session 7 (lead): working days at calendar length
 
 
 @pytest.mark.parametrize(
@@ -872,11 +872,11 @@ def test_working_days_count_at_their_calendar_length(text: str, days: int) -> No
 
 
 def test_twenty_five_business_days_to_pay_is_no_red_line_of_under_30_days() -> None:
-    """Twenty-five business days are five weeks: the red line "we must pay in under 30 days" does not fire, and
-    the claim still quotes the contract's own words."""
+    """Twenty-five business days are five weeks: the red line "we must pay in under 30 days" does not fire,
+    and the claim still quotes the contract's own words."""
     outcome, claim, quotes, extracted = _finding(
-        "6. Payment. Customer shall pay each invoice within twenty-five (25) business days following receipt; "
-        "Customer may dispute any invoice in good faith.\n",
+        "6. Payment. Customer shall pay each invoice within twenty-five (25) business days following "
+        "receipt; Customer may dispute any invoice in good faith.\n",
         "payment",
     )
     assert outcome != "unacceptable"
