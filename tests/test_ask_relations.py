@@ -17,18 +17,12 @@ import pytest
 from playbooks.bridges import _content_stems, load_bridges
 from playbooks.locator.questions import QuestionTypes, _fired_frames, load_frames
 from playbooks.retrieve import ClauseRetriever
+from tests import test_ask_frames
+from tests.test_ask_frames import first_type
 from tests.test_ask_types import make_doc
 
-
-@pytest.fixture(scope="module")
-def reader() -> QuestionTypes:
-    """Bridges and frames, no embedding: the reading is decided by the word combinations alone."""
-    return QuestionTypes(None, {}, load_frames())
-
-
-def first_type(reader: QuestionTypes, question: str) -> str | None:
-    reading = reader.read(question, load_bridges().fire(question))
-    return reading.types[0].category if reading.types else None
+#: the bridges-and-frames reader, no embedding (test_ask_frames' fixture, shared rather than written again)
+reader = test_ask_frames.reader
 
 
 @pytest.mark.parametrize(
