@@ -1,5 +1,6 @@
 """Tally a finding audit (docs/audit_protocol.md): one folder holding, per contract, the review JSON
-(`NAME.json`, from `citationgate review FILE --format json`) and the auditor's verdicts (`NAME.audit.json`).
+(`NAME.json`, from `citationgate review FILE --format json`) and the auditor's verdicts (`NAME.audit.json`),
+directly or in the auditors' sub-folders that `docs/audit_prepare.py reviews` writes.
 
     python docs/audit_tally.py FOLDER
     python docs/audit_tally.py AFTER --paired BEFORE
@@ -37,7 +38,7 @@ DRAFTING = {
 def tally(folder: Path) -> None:
     total: Counter[str] = Counter()
     wrong_standard = wrong_unacceptable = own_nr = own_all = 0
-    for audit_path in sorted(folder.glob("*.audit.json")):
+    for audit_path in _audits(folder).values():
         audit = json.loads(audit_path.read_text(encoding="utf-8"))
         review = json.loads(
             audit_path.with_name(audit_path.name.replace(".audit", "")).read_text(encoding="utf-8")
@@ -70,14 +71,20 @@ def tally(folder: Path) -> None:
     )
 
 
+def _audits(folder: Path) -> dict[str, Path]:
+    """Each contract's audit file under FOLDER, by contract name."""
+    found = sorted(folder.rglob("*.audit.json"))
+    return {p.name.removesuffix(".audit.json"): p for p in found}
+
+
 def _identity(finding: dict[str, Any]) -> tuple[object, ...]:
     quotes = tuple(c.get("quote") for c in finding.get("citations", []))
     return (finding.get("rule"), finding.get("outcome"), finding.get("claim"), quotes)
 
 
-def _verdicts(folder: Path, name: str) -> dict[tuple[object, ...], tuple[str, dict[str, Any]]]:
-    review = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
-    audit = json.loads((folder / f"{name}.audit.json").read_text(encoding="utf-8"))
+def _verdicts(audit_path: Path) -> dict[tuple[object, ...], tuple[str, dict[str, Any]]]:
+    review = json.loads(audit_path.with_name(audit_path.name.replace(".audit", "")).read_text("utf-8"))
+    audit = json.loads(audit_path.read_text(encoding="utf-8"))
     by_id = {f["id"]: f for f in review["findings"]}
     out = {}
     for j in audit["judged"]:
@@ -91,11 +98,11 @@ def paired(after: Path, before: Path) -> None:
     total: Counter[str] = Counter()
     changed: Counter[str] = Counter()
     agree = same = wrong_standard = wrong_unacceptable = 0
-    for audit_path in sorted(after.glob("*.audit.json")):
-        name = audit_path.name.removesuffix(".audit.json")
-        if not (before / audit_path.name).exists():
+    earlier = _audits(before)
+    for name, audit_path in _audits(after).items():
+        if name not in earlier:
             continue
-        old, new = _verdicts(before, name), _verdicts(after, name)
+        old, new = _verdicts(earlier[name]), _verdicts(audit_path)
         for key, (verdict, finding) in new.items():
             if key in old:
                 same += 1
