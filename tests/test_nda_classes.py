@@ -838,3 +838,127 @@ def test_an_ownership_clause_reaching_what_we_develop_is_more_than_no_licence() 
     ):
         o = _rule(text, "no_licence")
         assert o.outcome == "standard" and _value(o, "takes_our_work") is not True, text
+
+
+# ------------------------------------------------------------------ eighth wave: words the playbook missed
+def test_information_a_recital_says_is_to_be_deemed_the_defined_term_is_the_definition() -> None:
+    # a recital that gives the information its name by a verb of treatment ("to be deemed the …",
+    # "shall be regarded as the …") defines it, though no "means" follows
+    for recital in (
+        "RECITALS: Each member of the working group may share its own technical data with the panel, all of "
+        'which is to be deemed the "Confidential Information" for this letter.\n',
+        "BACKGROUND: The Company will show the Adviser its plans and forecasts, which shall be regarded as "
+        "the “Proprietary Information”, on the terms below.\n",
+    ):
+        o = _rule(recital + "1. The Adviser shall keep it secret.\n", "ci_definition")
+        assert o.outcome == "standard", recital
+        assert _value(o, "defined_as") in ("Confidential Information", "Proprietary Information"), recital
+
+
+def test_a_duty_to_treat_something_as_confidential_information_defines_nothing() -> None:
+    # unquoted, "treated as confidential information" is a duty about some other thing, not the definition
+    o = _rule("4. The terms of this letter shall be treated as confidential information by both sides.\n",
+              "ci_definition")
+    assert o.outcome == "missing"
+
+
+def test_a_legal_obligation_to_disclose_to_authorities_is_the_compelled_disclosure_carve_out() -> None:
+    # the compulsion named as a noun ("a statutory duty to disclose", "a legal obligation to disclose … under
+    # law or regulation"), not as "required by law"
+    for clause in (
+        "6. These undertakings do not extend to any information which the Adviser is under a statutory duty "
+        "to disclose to a regulator under applicable law or regulation.\n",
+        "6. Nothing here restricts information that the Member has a legal obligation to disclose to "
+        "governmental authorities pursuant to statute or a binding administrative ruling.\n",
+    ):
+        o = _rule(clause, "compelled_disclosure")
+        assert (o.outcome, _value(o, "by_law")) == ("standard", True), clause
+
+
+def test_a_notice_required_by_a_customer_order_is_no_notice_of_a_compelled_disclosure() -> None:
+    # "notify … within the time required by the purchase order" in a clause about orders says nothing of the
+    # notice the compelled-disclosure carve-out asks for: that value comes from the carve-out's own clause
+    text = (
+        "4. The Buyer shall notify the Vendor of any cancelled purchase order within the period required by "
+        "the terms of that purchase order.\n"
+        "5. Save as required by law, the Buyer shall keep all of the Vendor's Confidential Information secret.\n"
+    )
+    o = _rule(text, "compelled_disclosure")
+    assert o.outcome == "standard" and _value(o, "notice") is None
+    assert "cancelled purchase order" not in _quoted(o)
+
+
+def test_a_delivery_back_to_the_discloser_is_the_return_clause() -> None:
+    # "shall hand over to the disclosing party the Confidential Information" returns it; a delivery of the
+    # information to the recipient is the disclosure itself, not a return
+    o = _rule(
+        "7. On the written request of the Owner, the Visitor shall at once surrender to the disclosing member all "
+        "Confidential Information and every document containing it.\n",
+        "return_or_destroy",
+    )
+    assert (o.outcome, _value(o, "on_request"), _value(o, "destroy_option")) == ("fallback", True, False)
+    o = _rule("3. The Disclosing Party may deliver to the Recipient such documents as it chooses.\n",
+              "return_or_destroy")
+    assert o.outcome == "missing"
+
+
+def test_a_ban_on_using_the_information_at_all_is_a_limit_on_use() -> None:
+    # "shall not use, copy, sell or publish any of the information" bans use outright: not "no limit on use"
+    o = _rule(
+        "3. After completion, the Vendor shall not, in any way, use, exploit, sell or pass on any of the "
+        "Purchaser's Confidential Information.\n",
+        "limited_use",
+    )
+    assert (o.outcome, _value(o, "use_barred")) == ("fallback", True)
+    assert "banned outright" in o.claim
+    # a ban with an exception for the purpose is the usual limit, not an outright ban
+    o = _rule(
+        "3. The Recipient shall not use or disclose the Confidential Information except for the purpose of "
+        "evaluating the Project.\n",
+        "limited_use",
+    )
+    assert o.outcome == "standard" and _value(o, "use_barred") is not True
+
+
+def test_a_purpose_stated_in_the_plural_is_a_stated_purpose() -> None:
+    o = _rule("2. The Adviser shall use the Confidential Information only for consortium purposes.\n",
+              "limited_use")
+    assert (o.outcome, _value(o, "purpose_defined")) == ("standard", True)
+
+
+def test_lenders_named_among_customers_and_suppliers_are_no_advisers() -> None:
+    # a permission to pass some information to trading counterparts who ask for it ("clients, suppliers,
+    # lenders") lets in no professional adviser; with an accountant named beside them it does
+    o = _rule(
+        "5. However, the Seller may disclose past sales figures where clients, suppliers, lenders or other "
+        "third parties require them, if they keep them confidential.\n",
+        "sharing_third_parties",
+    )
+    assert (o.outcome, _value(o, "advisers_allowed"), _value(o, "counterparts_only")) == ("fallback", False, True)
+    assert "business counterparts" in o.claim
+    o = _rule(
+        "5. The Seller may disclose the Confidential Information to its clients, lenders and accountants who "
+        "need to know it.\n",
+        "sharing_third_parties",
+    )
+    assert (o.outcome, _value(o, "advisers_allowed")) == ("standard", True)
+
+
+def test_a_term_in_the_definition_of_something_else_is_not_the_confidentiality_term() -> None:
+    # '"Managed Services" means … contracts with a term of more than two years' says how long those
+    # contracts run; the confidentiality obligations here have no end date
+    text = (
+        '1. "Managed Services" means hosting and support contracts having a term of more than two years.\n'
+        "2. From the closing onwards, the Vendor shall keep the Purchaser's Confidential Information secret.\n"
+    )
+    o = _rule(text, "confidentiality_term")
+    assert o.outcome == "needs_review" and _value(o, "term_years") is None
+    o = _rule('1. "Confidentiality Period" means a period of three (3) years from the Effective Date.\n',
+              "confidentiality_term")
+    assert (o.outcome, _value(o, "term_years")) == ("standard", 3)
+
+
+def test_no_retention_right_where_nothing_must_be_returned_asserts_no_return_duty() -> None:
+    # the absence of a right to keep copies says nothing false where the agreement asks for no return at all
+    o = _rule("2. The Recipient shall keep the Confidential Information secret.\n", "retained_copies")
+    assert o.outcome == "missing" and "is absolute" not in o.claim
