@@ -881,7 +881,8 @@ def test_a_notice_required_by_a_customer_order_is_no_notice_of_a_compelled_discl
     text = (
         "4. The Buyer shall notify the Vendor of any cancelled purchase order within the period required by "
         "the terms of that purchase order.\n"
-        "5. Save as required by law, the Buyer shall keep all of the Vendor's Confidential Information secret.\n"
+        "5. Save as required by law, the Buyer shall keep all of the Vendor's Confidential Information "
+        "secret.\n"
     )
     o = _rule(text, "compelled_disclosure")
     assert o.outcome == "standard" and _value(o, "notice") is None
@@ -892,8 +893,8 @@ def test_a_delivery_back_to_the_discloser_is_the_return_clause() -> None:
     # "shall hand over to the disclosing party the Confidential Information" returns it; a delivery of the
     # information to the recipient is the disclosure itself, not a return
     o = _rule(
-        "7. On the written request of the Owner, the Visitor shall at once surrender to the disclosing member all "
-        "Confidential Information and every document containing it.\n",
+        "7. On the written request of the Owner, the Visitor shall at once surrender to the disclosing "
+        "member all Confidential Information and every document containing it.\n",
         "return_or_destroy",
     )
     assert (o.outcome, _value(o, "on_request"), _value(o, "destroy_option")) == ("fallback", True, False)
@@ -934,7 +935,8 @@ def test_lenders_named_among_customers_and_suppliers_are_no_advisers() -> None:
         "third parties require them, if they keep them confidential.\n",
         "sharing_third_parties",
     )
-    assert (o.outcome, _value(o, "advisers_allowed"), _value(o, "counterparts_only")) == ("fallback", False, True)
+    got = (o.outcome, _value(o, "advisers_allowed"), _value(o, "counterparts_only"))
+    assert got == ("fallback", False, True)
     assert "business counterparts" in o.claim
     o = _rule(
         "5. The Seller may disclose the Confidential Information to its clients, lenders and accountants who "
@@ -949,7 +951,8 @@ def test_a_term_in_the_definition_of_something_else_is_not_the_confidentiality_t
     # contracts run; the confidentiality obligations here have no end date
     text = (
         '1. "Managed Services" means hosting and support contracts having a term of more than two years.\n'
-        "2. From the closing onwards, the Vendor shall keep the Purchaser's Confidential Information secret.\n"
+        "2. From the closing onwards, the Vendor shall keep the Purchaser's Confidential Information "
+        "secret.\n"
     )
     o = _rule(text, "confidentiality_term")
     assert o.outcome == "needs_review" and _value(o, "term_years") is None
