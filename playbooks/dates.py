@@ -7,7 +7,8 @@ and a caller that needs one checks for the full form.
 
 Forms read: "January 1, 2020", "the last day of February, 2023", "Jan. 1st 2020", "1st day of January,
 2020", "the first day of July, 2017", "1 January 2020", "2020-01-01", "01/31/2020", "12-23-2019" and
-"7/1/98" (US month-first), and the letters of an ordinal split by text extraction ("15t h day of January
+"7/1/98" (US month-first), "29/3/18" and "29.03.2018" (day-first, where the day cannot be a month, or with
+full stops), and the letters of an ordinal split by text extraction ("15t h day of January
 2018").
 """
 
@@ -62,6 +63,13 @@ _DATE_RES = (
     re.compile(r"(?<![\d-])(?P<m>[01]?\d)-(?P<d>[0-3]?\d)-(?P<y>(?:19|20)\d{2})(?![\d-])"),
     # 01/31/2020, 7/1/98 (month first, as in US contracts)
     re.compile(r"(?<![\d/])(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d{2}|\d{2})(?![\d/])"),
+    # 29/3/18, 31/01/2020: day first, as the rest of the world writes it — read only where the first number
+    # cannot be a month, so that "3/4/18" stays the US reading
+    re.compile(
+        r"(?<![\d/])(?P<d>1[3-9]|2\d|3[01])/(?P<m>0?[1-9]|1[0-2])/(?P<y>(?:19|20)\d{2}|\d{2})(?![\d/])"
+    ),
+    # 29.03.2018: day first with full stops, the year in four digits (never a section number "13.2.1")
+    re.compile(r"(?<![\d.])(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d{2})(?!\w|\.\d)"),
 )
 #: "the last day of February, 2023", "the last day in June 2019"
 _LAST_DAY_RE = re.compile(

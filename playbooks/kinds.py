@@ -141,6 +141,21 @@ _SPAN_FOR = re.compile(
     r"\b(?:for|during|throughout)\s+(?:a\s+(?:further\s+)?(?:period|term)\s+of\s+)?(?:at\s+least\s+|not\s+less\s+than\s+)?$",
     re.IGNORECASE,
 )
+#: a time to put a default right, not to pay: "fails to cure such non-payment within seven (7) days", "does
+#: not remedy the breach within 10 days", "the failure continues for five (5) days after written notice of
+#: it" — a cure period beside a payment term is never the days to pay
+_CURE_BEFORE = re.compile(
+    r"\b(?:(?:un)?cure[ds]?|remed(?:y|ied|ies)|rectif\w*|correct(?:s|ed|ing)?|make\s+good)\b[^.;:]{0,60}$"
+    r"|\b(?:failure|default|breach|non-?payment)\s+(?:\w+\s+){0,3}?(?:continues?|remains?|persists?)\s+"
+    r"(?:\w+\s+){0,3}?$",
+    re.IGNORECASE,
+)
+_DEFAULT_NOTICE_AFTER = re.compile(
+    r"\s*\)?\s*(?:after|following|of|from)\s+(?:(?:the\s+)?(?:receipt|delivery|date)\s+of\s+)?(?:a\s+|the\s+)?"
+    r"(?:written\s+)?(?:notice|demand)\s+(?:\w+\s+){0,3}?(?:of|specifying|describing)\s+(?:\w+\s+){0,2}?"
+    r"(?:default|breach|non-?payment|failure|delinquen\w*)",
+    re.IGNORECASE,
+)
 #: "within six (6) weeks of termination", "within 30 days of the expiry of this Agreement": counted from the
 #: end of the agreement
 _OF_THE_END = re.compile(
@@ -315,6 +330,8 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             if not _after_term(seg, h.start - base, h.end - base)
             and not _OF_THE_END.match(seg, h.end - base)
             and not _SPAN_FOR.search(seg[max(0, h.start - base - 60) : h.start - base])
+            and not _CURE_BEFORE.search(seg[max(0, h.start - base - 80) : h.start - base])
+            and not _DEFAULT_NOTICE_AFTER.match(seg, h.end - base)
         ]
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
@@ -417,8 +434,19 @@ _OTHER_DOCUMENT = re.compile(
     r"\b(?P<det>this|these|the|that\s+certain|said|an?|its|such|each|any|our|their|prior|original|existing)\s+"
     r"(?:[\w&,'’-]+\s+){0,8}?(?:agreements?|amendments?|letters?|contracts?|licen[cs]es?|leases?|sheets?|memorand\w*"
     r"|plans?|notes?|indentures?|orders?|understandings?|offers?|proposals?|invoices?)"
-    r"(?:\s*\([^()]{0,80}\))?\s*,?\s+(?:originally\s+)?(?:dated|executed|entered\s+into|made)\s+"
+    r"(?:\s*\([^()]{0,80}\))?"
+    # the parties to it named before its date: "the Product Supply Agreement between A and B dated as of"
+    r"(?:\s*,?\s+(?:by\s+and\s+)?(?:between|among|amongst)\s+[^.;()]{1,160}?)?"
+    r"\s*,?\s+(?:originally\s+)?(?:dated|executed|entered\s+into|made)\s+"
     r"(?:(?:as\s+of|on|effective)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+#: the dates another document was amended on: "the agreement dated … between A and B, as amended July 6, 1992
+#: and April 8, 1993"
+_AMENDED_ON = re.compile(
+    r"\b(?:as\s+)?(?:amended|supplemented|restated|modified)\s+(?:on\s+|as\s+of\s+)?"
+    r"(?:[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*,?\s*(?:19|20)\d{2}\s*(?:,\s*(?:and\s+)?|and\s+))*$",
     re.IGNORECASE,
 )
 
@@ -463,7 +491,7 @@ _THIS_PAPER = re.compile(r"\b(?:this|these)\s+(?:[\w&'’-]+\s+){0,4}$", re.IGNO
 
 
 def _of_another_document(before: str) -> bool:
-    if _SUPERSEDED.search(before) or _THAT_CERTAIN.search(before):
+    if _SUPERSEDED.search(before) or _THAT_CERTAIN.search(before) or _AMENDED_ON.search(before):
         return True
     paper = _OTHER_PAPER.search(before)
     if paper is not None and not _THIS_PAPER.search(before[: paper.start()]):
