@@ -79,6 +79,17 @@ def test_a_ban_on_oral_changes_or_a_signed_document_is_written_variation(variati
     assert _extracted(ENTIRE + variation, "entire_agreement").get("written_variation") is True
 
 
+def test_a_variation_signed_only_by_the_party_bound_is_not_said_to_be_signed_by_both() -> None:
+    """Whose signature a change needs is as the clause says: the claim never adds "signed by both"."""
+    f = _finding(
+        ENTIRE + "No change to this Agreement is effective except by a writing signed by the party against "
+        "whom it is to be enforced.",
+        "entire_agreement",
+    )
+    assert f.proposal.details["extracted"]["written_variation"]["value"] is True
+    assert "signed by both" not in f.proposal.claim
+
+
 def test_a_change_made_by_notice_is_still_not_written_variation() -> None:
     text = ENTIRE + "The Supplier may change the hours of support on thirty (30) days' notice."
     assert _extracted(text, "entire_agreement").get("written_variation") is not True
