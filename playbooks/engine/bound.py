@@ -9,6 +9,11 @@ those its patterns match. The promise is the verb nearest before the words the p
 it back to where the clause begins. "Each party", "neither party", "the parties" bind both sides. A sentence
 that frees rather than binds ("nothing … shall prevent", "shall not be restricted from", "is free to")
 reads nothing.
+
+Where who is us is not resolved, a promise of both sides ("the parties hereby agree to grant to each other a
+limited license", "Each Party shall") still binds the side the field speaks of, whoever is us, and is read as
+such (`mutual`); a promise of one party by its own name ("the Supplier shall maintain product liability
+insurance") is read as holding if that party is the side the field speaks of (`named`), never as a "no".
 """
 
 from __future__ import annotations
@@ -53,20 +58,52 @@ _NEITHER_SUBJECT = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties|[^.;:]{1
 _NEITHER_REACH = 90
 
 
-def _other_party(text: str, seg: str, at: int) -> tuple[int, str] | None:
+def _other_party(text: str, seg: str, at: int, *, unresolved: bool = False) -> tuple[int, str] | None:
     """A party neither side's words name, right before the verb at `at`, that the contract defines as a party
-    of its own ('Michael T. Murray, N.D. ("Dr. Murray")'): a promise of someone who is not us."""
+    of its own ('Michael T. Murray, N.D. ("Dr. Murray")'): a promise of someone who is not us — or, where who
+    is us is not resolved (no side's words are a party's), of a party whose side is not known ("party")."""
     m = _NAME_BEFORE.search(seg, max(0, at - 60), at)
     if m is None:
         return None
-    name = re.escape(m.group(1)).replace(r"\ ", r"\s+")
-    defined = re.search(
-        rf"\(\s*(?:the\s+|hereinafter\s+(?:called\s+)?(?:as\s+)?(?:the\s+)?)?[\"“]{name}[\"”]\s*\)", text
+    if not _defined(text, m.group(1)):
+        return None
+    return (m.start(1), "party" if unresolved else "them")
+
+
+def _defined(text: str, name: str) -> bool:
+    """Whether the contract defines `name` as a term of its own: '("Dr. Murray")', '(the "Supplier")'."""
+    rx = re.escape(name).replace(r"\ ", r"\s+")
+    return bool(
+        re.search(
+            rf"\(\s*(?:the\s+|hereinafter\s+(?:called\s+)?(?:as\s+)?(?:the\s+)?)?[\"“]{rx}[\"”]\s*\)", text
+        )
     )
-    return (m.start(1), "them") if defined else None
 
 
-def _promise_at(text: str, seg: str, at: int, f: CompiledField) -> tuple[int, int, str] | None:
+#: a party's name as the subject of its promise: "the Supplier", "Kestrix Systems" (up to four words)
+_SUBJECT_NAME = re.compile(r"(?:[Tt]he\s+)?([A-Z][\w&’'-]*\.?(?:\s+[A-Z][\w&’'-]*\.?){0,3})\b")
+#: how often a contract uses a name for it to count as a party's name (as `reading._named_reading` counts)
+_NAME_USES = 3
+
+
+def _party_name(text: str, subject: str, *, defined: bool) -> str | None:
+    """The name of the one party a promise's subject words open with ("the Supplier shall" → "Supplier"),
+    where the contract uses it as a name (capitalised, at least three times) and, for a name that is no
+    side's word (`defined`), defines it as a term of its own; None where the subject is no party's own name
+    (a generic word in lower case: "the vendor shall").
+    """
+    m = _SUBJECT_NAME.match(subject.strip())
+    if m is None:
+        return None
+    name = " ".join(m.group(1).split())
+    if text.count(name) < _NAME_USES or (defined and not _defined(text, name)):
+        return None
+    return name
+
+
+def _promise_at(
+    text: str, seg: str, at: int, f: CompiledField, *, unresolved: bool = False
+) -> tuple[int, int, str] | None:
     """The promise the pattern's words at `at` in a sentence belong to: (where its subject starts, where the
     verb ends, "us" | "them" | "both") — the verb nearest before the words, or failing one (the words are a
     heading's: "Non-solicitation  Without the consent of the other Party, a Party shall not …"), the first
@@ -82,7 +119,7 @@ def _promise_at(text: str, seg: str, at: int, f: CompiledField) -> tuple[int, in
     ):
         subject = (n.start(), BOTH)  # "Neither party shall make any public statement that disparages …"
     if subject is None:
-        subject = _other_party(text, seg, verb.start())
+        subject = _other_party(text, seg, verb.start(), unresolved=unresolved)
     if subject is None:
         return None
     s, side = subject
@@ -96,8 +133,8 @@ def bound_reading(ctx: _Context, region: _Region, f: CompiledField, clause: Comp
     where a sentence binds the field's side (or both), no where every sentence read binds the other side
     alone; None where no sentence of the clause promises anything of a party."""
     side = f.spec.binds
-    if side is None or ctx.roles_unresolved:
-        return None  # who is us is not bound: the sides' words are the generic ones, no party's
+    if side is None:
+        return None
     items = ctx.passages.items
     hits = _passage_hits(ctx, clause.patterns)
     order = sorted(
@@ -121,6 +158,8 @@ def _first_promise(
     binds the other side alone (no); None where none promises anything of a party."""
     items = ctx.passages.items
     side = f.spec.binds
+    if side is None:
+        return None
     other: _Value | None = None
     for i in order:
         p = items[i]
@@ -131,7 +170,7 @@ def _first_promise(
             [m.start() for rx in clause.patterns if (m := rx.search(seg)) is not None] if i in hits else [0]
         )
         for at in starts:
-            promise = _promise_at(ctx.text, seg, at, f)
+            promise = _promise_at(ctx.text, seg, at, f, unresolved=bool(ctx.roles_unresolved))
             if promise is None:
                 continue
             s, e, who = promise
@@ -140,9 +179,19 @@ def _first_promise(
             if f.spec.restraint and not (_NOT.match(seg, e) or _NEITHER.search(seg, s, e)):
                 continue  # a duty to act, not a promise to refrain
             a = p.start + s + len(seg[s:e]) - len(seg[s:e].lstrip())
-            ours = who == "both" or who == side
+            named: tuple[tuple[str, str], ...] = ()
+            if ctx.roles_unresolved and who != "both":
+                # who is us is not bound: the sides' words are the generic ones, no party's; a promise of one
+                # party holds of the field's side only if that party is it, said by the party's own name
+                name = _party_name(ctx.text, seg[s:e], defined=who == "party")
+                if name is None:
+                    continue
+                named = ((side, name),)
+            ours = who == "both" or who == side or bool(named)
             ev = ExtractedValue(value=ours, text=ctx.text[a : p.start + e], start=a, end=p.start + e)
-            value = _Value(ev, (p.start, p.end), None, False)
+            value = _Value(ev, (p.start, p.end), None, False, named=named, mutual=who == "both")
+            if named:
+                return value
             if ev.value:
                 return value
             other = other or value

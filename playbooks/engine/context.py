@@ -97,6 +97,9 @@ class _Value:
     # the same words hold of two different parties by their own names ("XLI shall not disparage …", "WCC
     # agrees that it shall not disparage …"): the value holds whoever is us, each party's name here
     each: tuple[str, ...] = ()
+    # the words bind both sides by a mutual subject ("Each Party shall", "the parties hereby agree to grant to
+    # each other"): the value holds whoever is us
+    mutual: bool = False
 
 
 class _Context:

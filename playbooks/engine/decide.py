@@ -72,6 +72,8 @@ def _describe_values(
             parts.append(f"{name}: not stated")
         elif n in unread:
             parts.append(f"{name}: not read")
+        elif v.mutual and v.ev.value is True:
+            parts.append(f"{name}: {_show(v.ev.value)}, of each party alike (“{_short(v.ev.text)}”)")
         elif v.each:
             said = " and of ".join(f"“{who}”" for who in v.each)
             parts.append(f"{name}: {_show(v.ev.value)} of {said} alike (“{_short(v.ev.text)}”)")
@@ -228,8 +230,12 @@ def _redacted(
     return None
 
 
-#: words that bind each party alike: a mutual subject, or "neither Party" (which binds both)
-_MUTUAL = re.compile(MUTUAL_PARTY + r"|\bneither\s+(?:party|of\s+the\s+parties)\b", re.IGNORECASE)
+#: words that bind each party alike: a mutual subject, "neither Party" (which binds both), or a grant "to
+#: each other"
+_MUTUAL = re.compile(
+    MUTUAL_PARTY + r"|\bneither\s+(?:party|of\s+the\s+parties)\b|\bto\s+(?:each\s+other|one\s+another)\b",
+    re.IGNORECASE,
+)
 
 
 def _speaks_of_sides(f: CompiledField) -> bool:
@@ -252,7 +258,7 @@ def _sides_do_not_matter(clause: CompiledClause, values: Mapping[str, _Value], u
         if v is None or v.inferred:
             return False
         joint = fields[n].spec.type == "holder" and v.ev.value == fields[n].spec.values[0]
-        if not (joint or v.each or _MUTUAL.search(v.ev.text)):
+        if not (joint or v.each or v.mutual or _MUTUAL.search(v.ev.text)):
             return False
     return True
 
@@ -513,8 +519,12 @@ def _weak_links(
 ) -> _Links:
     """The links of this judgement that do not hold, each computed once."""
     weak: list[str] = []
+    # a value read of one party by its own name holds only if that party is the side it speaks of
+    named = any(v.named for n in used if (v := values.get(n)) is not None)
     roles_matter = bool(
-        ctx.roles_unresolved and clause.role_dependent and not _sides_do_not_matter(clause, values, used)
+        ctx.roles_unresolved
+        and (clause.role_dependent or named)
+        and not _sides_do_not_matter(clause, values, used)
     )
     if roles_matter:
         weak.append(f"who is us is not resolved ({ctx.roles_unresolved})")

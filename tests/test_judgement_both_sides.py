@@ -1,0 +1,166 @@
+"""A duty or a grant whose subject is mutual binds us and them whoever we are: "shall not otherwise be
+transferable without the prior written approval of the other Party" needs the supplier's consent too; "Each
+Party (the "Indemnitor") shall indemnify … (c) infringement …" is an IP indemnity by the supplier; "the
+parties hereby agree to grant to each other a … licence" is a licence to the supplier — and each is read so
+when who is us is not resolved, saying it holds of each party alike. A promise one party makes by its own
+name, while who is us is not resolved, is read as holding if that party is the side the rule speaks of, and
+the finding says so rather than "not found". Synthetic texts with invented party names, written for these
+tests."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from citationgate.review import review
+from playbooks import load_playbook
+from playbooks.library import document_from_text
+from tests.test_judgement_clauses import _value
+
+#: who is us follows from the words: Kestrix provides, Norvale pays
+RESOLVED = (
+    'This Agreement is made between Norvale Bank Ltd ("Norvale") and Kestrix Systems Inc. ("Kestrix"). '
+    "Kestrix shall provide the services to Norvale, and Norvale shall pay Kestrix the fees."
+)
+#: nothing says which party is the customer
+UNRESOLVED = (
+    'This Agreement is made between Norvale Bank Ltd ("Norvale") and Kestrix Systems Inc. ("Kestrix").'
+)
+
+
+COOPERATION = (
+    "1. Cooperation. Norvale and Kestrix will cooperate on the joint programme described in Schedule 1."
+)
+
+
+def _contract(head: str, *body: str) -> str:
+    first = (
+        "1. Services. Kestrix shall provide the network services described in Schedule 1."
+        if head == RESOLVED
+        else COOPERATION
+    )
+    law = "Governing Law. This Agreement is governed by the laws of the State of New York."
+    return "\n\n".join(["MASTER SERVICES AGREEMENT", head, first, *body, law]) + "\n"
+
+
+@lru_cache(maxsize=16)
+def _reviewed(text: str) -> tuple[bool, dict[str, Any]]:
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    assert result.roles is not None
+    return result.roles.resolved, {str(f.proposal.rule): f for f in result.findings}
+
+
+def _finding(head: str, rule: str, *body: str) -> Any:
+    resolved, by_rule = _reviewed(_contract(head, *body))
+    assert resolved == (head == RESOLVED)
+    return by_rule[rule]
+
+
+def _outcome(finding: Any) -> str:
+    return str(finding.proposal.details["outcome"])
+
+
+TRANSFER = (
+    "4. Transfer. Save to a successor to the whole of the business of a party, this Agreement is not "
+    "otherwise transferable without the prior written approval of the other Party."
+)
+
+
+def test_an_agreement_not_transferable_without_the_other_partys_approval_needs_the_suppliers_consent() -> (
+    None
+):
+    a = _finding(RESOLVED, "assignment", TRANSFER)
+    assert _value(a, "supplier_needs_consent") is True
+    assert _value(a, "customer_needs_consent") is True
+    assert _outcome(a) == "standard"
+    assert "not stated" not in a.proposal.claim
+
+
+def test_the_other_partys_approval_is_read_whoever_is_us() -> None:
+    a = _finding(UNRESOLVED, "assignment", TRANSFER)
+    assert _value(a, "supplier_needs_consent") is True
+    assert _outcome(a) == "standard"
+    assert "who is us is not resolved" not in a.proposal.claim
+
+
+INDEMNITY = (
+    '5. Indemnities. Each Party (the "Indemnitor") shall indemnify, defend and hold harmless the other Party '
+    '(the "Indemnitee") and its directors, officers and staff from and against all losses, liabilities, '
+    "costs, claims, damages, fines, penalties, judgments and expenses of any kind which arise from any act "
+    "or omission of the Indemnitor in performing this Agreement, including without limitation (a) any "
+    "negligent conduct of its staff, (b) any breach of its warranties, representations or undertakings under "
+    "this Agreement or of any law binding on it, (c) any claim by its own suppliers or subcontractors for "
+    "sums owed to them, (d) any misuse of premises or equipment of the Indemnitee, and (e) infringement of "
+    "any patent, copyright or trade mark of any third party."
+)
+
+
+def test_a_mutual_indemnity_with_a_defined_term_and_a_long_list_covers_ip_by_the_supplier() -> None:
+    ip = _finding(RESOLVED, "ip_indemnity", INDEMNITY)
+    assert _value(ip, "by_supplier") is True
+    assert _outcome(ip) == "fallback"  # no procure-a-licence or modify remedies: thin, not absent
+
+
+def test_a_mutual_indemnity_is_read_whoever_is_us() -> None:
+    ip = _finding(UNRESOLVED, "ip_indemnity", INDEMNITY)
+    assert _value(ip, "by_supplier") is True
+    assert _outcome(ip) == "fallback"
+    assert "who is us is not resolved" not in ip.proposal.claim
+
+
+MARKS = (
+    "6. Marks. During the Term the parties hereby agree to grant to each other a non-exclusive licence to "
+    "use each other's trade marks only to promote the joint programme."
+)
+
+
+def test_a_licence_the_parties_grant_each_other_is_a_licence_to_the_supplier_whoever_is_us() -> None:
+    lic = _finding(UNRESOLVED, "licence_grant", MARKS)
+    claim = lic.proposal.claim
+    assert _value(lic, "licence_to_supplier") is True
+    assert _value(lic, "supplier_licence_unlimited") is False  # a non-exclusive licence, said so
+    assert "licence to supplier: yes, of each party alike" in claim
+    assert "who is us is not resolved" not in claim
+    assert "licence to supplier: not stated" not in claim
+
+
+def test_a_licence_the_parties_grant_each_other_reads_the_same_with_the_roles_resolved() -> None:
+    lic = _finding(RESOLVED, "licence_grant", MARKS)
+    assert _value(lic, "licence_to_supplier") is True
+    assert "of each party alike" in lic.proposal.claim
+
+
+INSURANCE = (
+    "7. Insurance. Throughout the Term, Kestrix shall maintain professional indemnity insurance and public "
+    "liability insurance with a reputable insurer for not less than $5,000,000 per claim. Kestrix shall "
+    "name Norvale on its insurance certificate."
+)
+
+
+def test_one_partys_insurance_duty_by_its_own_name_is_read_as_holding_if_it_is_the_supplier() -> None:
+    ins = _finding(UNRESOLVED, "insurance", INSURANCE)
+    claim = ins.proposal.claim
+    assert _value(ins, "supplier_insures") is True
+    # the clause binds Kestrix; whether Kestrix is the supplier is not known: a review, saying both
+    assert _outcome(ins) == "needs_review"
+    assert "supplier insures: yes if “Kestrix” is the supplier" in claim
+    assert "who is us is not resolved" in claim
+    assert "not found" not in claim
+
+
+def test_one_partys_insurance_duty_with_the_roles_resolved_is_the_suppliers_cover() -> None:
+    ins = _finding(RESOLVED, "insurance", INSURANCE)
+    assert _value(ins, "supplier_insures") is True
+    assert _outcome(ins) == "standard"
+
+
+def test_a_generic_word_for_a_side_is_no_partys_name() -> None:
+    # "the vendor" names no party of this contract: no reading by name, the duty stays unread
+    ins = _finding(
+        UNRESOLVED,
+        "insurance",
+        "7. Insurance. The vendor shall maintain professional indemnity insurance and public liability "
+        "insurance for not less than $5,000,000 per claim.",
+    )
+    assert "yes if" not in ins.proposal.claim
+
