@@ -164,3 +164,40 @@ def test_a_generic_word_for_a_side_is_no_partys_name() -> None:
     )
     assert "yes if" not in ins.proposal.claim
 
+
+# --- a law both parties sit under, with who is us not resolved -------------------------------------------
+
+
+def _law_finding(head: str) -> Any:
+    text = (
+        "\n\n".join(
+            [
+                "MASTER SERVICES AGREEMENT",
+                head,
+                COOPERATION,
+                "2. Governing Law. This Agreement is governed by the laws of Ireland.",
+            ]
+        )
+        + "\n"
+    )
+    resolved, by_rule = _reviewed(text)
+    assert not resolved
+    return by_rule["governing_law"]
+
+
+def test_the_law_of_both_parties_seat_is_ours_whoever_is_us() -> None:
+    law = _law_finding(
+        'This Agreement is made between Norvale Bank Limited, a company incorporated in Ireland ("Norvale"), '
+        'and Kestrix Systems Limited, a company incorporated in Ireland ("Kestrix").'
+    )
+    assert _outcome(law) == "standard"
+    assert "both parties' own seat" in law.proposal.claim
+
+
+def test_the_law_of_one_partys_seat_stays_a_red_line_while_who_is_us_is_not_resolved() -> None:
+    law = _law_finding(
+        'This Agreement is made between Norvale Bank Limited, a company incorporated in Ireland ("Norvale"), '
+        'and Kestrix Systems Inc., a company incorporated in Singapore ("Kestrix").'
+    )
+    assert _outcome(law) == "unacceptable"
+    assert "own seat" not in law.proposal.claim

@@ -38,7 +38,7 @@ from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _
 from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
-from playbooks.engine.seat import our_seat
+from playbooks.engine.seat import our_seat, seat_of_both
 from playbooks.locator import Locator
 from playbooks.locator.fusion import best_passage, doubt, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
@@ -212,7 +212,8 @@ def _run_clause(
         law = next(n for n in used if n in values and values[n].ev.value == own_seat.ev.value)
         outcome, pos = "standard", None
         seat = own_seat.ev.value
-        reason = f"the {law.replace('_', ' ')} is that of our own seat ({seat}): not a red line against us"
+        whose = "both parties' own seat, so ours whichever is us" if ctx.seat_of_both else "our own seat"
+        reason = f"the {law.replace('_', ' ')} is that of {whose} ({seat}): not a red line against us"
         used = [*used, "our_seat"]
     extracted = {k: v.ev for k, v in values.items()}
     links = _weak_links(ctx, clause, region, values, used)
@@ -449,6 +450,9 @@ def _run_playbook(
     ctx.our_role = playbook.our_role
     if roles_unresolved is None:
         ctx.seat = our_seat(document.text, playbook.roles)
+    else:
+        ctx.seat = seat_of_both(document.text)  # both parties' seat is ours, whichever is us
+        ctx.seat_of_both = bool(ctx.seat)
     if contract_type and playbook.fits and contract_type not in playbook.fits:
         # a red line drawn for one kind of contract is not earned on another: the reader is told to judge it
         kinds = ", ".join(t.replace("_", " ") for t in playbook.fits)

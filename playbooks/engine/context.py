@@ -118,6 +118,7 @@ class _Context:
         self.roles_unresolved = roles  # why us/them are not bound, or None when they are
         self.our_role = "customer"  # the playbook's role: what a side is called in a claim
         self.seat: tuple[ExtractedValue, ...] = ()  # where the preamble places us (`engine.seat`)
+        self.seat_of_both = False  # who is us is not resolved, and `seat` is where both parties sit
         self.doc = doc
         self._locator = locator  # None: the shipped locator, read on first use; False: rules alone
         self._scan: Scan | None = None

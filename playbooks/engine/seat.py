@@ -5,7 +5,9 @@
 A governing law or a forum outside the playbook's allow-list is a red line because it is foreign to us; the
 law of our own seat is not foreign to us, whatever the allow-list says. Read only where who is us is
 resolved, from the words around the definition of our own defined term ('VGrab Asia Ltd. (hereinafter
-called as the "VAL"), located at …'), up to where the other party's words begin.
+called as the "VAL"), located at …'), up to where the other party's words begin. Where who is us is not
+resolved, a jurisdiction the preamble places *both* parties in is our seat whichever of them is us
+(`seat_of_both`).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from collections.abc import Mapping
 
 from playbooks.extract import find_jurisdictions
 from playbooks.outcome import ExtractedValue
+from playbooks.parties.reading import read_parties
 
-__all__ = ["our_seat"]
+__all__ = ["our_seat", "seat_of_both"]
 
 #: how far before a jurisdiction the words placing a party there may stand
 _REACH = 120
@@ -69,3 +72,16 @@ def our_seat(text: str, roles: Mapping[str, str]) -> tuple[ExtractedValue, ...]:
             a = placed[-1] if len(placed) == 1 else placed[0]
             out.append(ExtractedValue(value=h.value, text=text[a : h.end], start=a, end=h.end))
     return tuple(out)
+
+
+def seat_of_both(text: str) -> tuple[ExtractedValue, ...]:
+    """Where who is us is not resolved: the jurisdictions the preamble places each of the two parties in
+    (each quoted from the first party's words), () where there are not exactly two parties or they sit
+    apart. The law both parties' seats share is ours whoever is us."""
+    parties = [p for p in read_parties(text) if p.defined_as and not p.blank]
+    if len(parties) != 2:
+        return ()
+    a, b = ("|".join(re.escape(t) for t in p.terms) for p in parties)
+    first = our_seat(text, {"us": a, "them": b})
+    second = {v.value for v in our_seat(text, {"us": b, "them": a})}
+    return tuple(v for v in first if v.value in second)
