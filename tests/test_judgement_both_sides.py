@@ -201,3 +201,51 @@ def test_the_law_of_one_partys_seat_stays_a_red_line_while_who_is_us_is_not_reso
     )
     assert _outcome(law) == "unacceptable"
     assert "own seat" not in law.proposal.claim
+
+
+# --- a list item promised by its lead-in's party; "neither X nor its Affiliates" ----------------------------
+
+
+RECORDS = (
+    "8. Records. Norvale undertakes that throughout the Term it will:\n\n"
+    "(a) keep complete books of account for the programme;\n\n"
+    "(b) allow Kestrix, on reasonable notice, access to its books and records relating to the programme "
+    "for inspection once in each year;\n\n"
+    "(c) report its sales monthly."
+)
+
+
+def test_a_list_item_is_read_as_its_lead_ins_partys_promise_whoever_is_us() -> None:
+    audit = _finding(UNRESOLVED, "audit_rights", RECORDS)
+    claim = audit.proposal.claim
+    # Norvale lets Kestrix in: Kestrix audits Norvale, whichever of them is the customer — said by name
+    assert "“Norvale” is the supplier and “Kestrix” is the customer" in claim
+    assert "not stated" not in claim
+    assert _outcome(audit) == "needs_review"
+
+
+def test_a_list_item_is_read_as_its_lead_ins_partys_promise_with_the_roles_resolved() -> None:
+    audit = _finding(RESOLVED, "audit_rights", RECORDS)
+    assert _value(audit, "supplier_audits_us") is True  # Norvale (us) must let Kestrix inspect its books
+
+
+def test_neither_one_party_nor_its_affiliates_binds_that_party_alone() -> None:
+    ns = _finding(
+        RESOLVED,
+        "non_solicitation",
+        "9. Staff. Neither Kestrix nor its Affiliates shall solicit for employment any employee of Norvale "
+        "during the Term.",
+    )
+    assert _value(ns, "binds_customer") is False
+    assert "of each party alike" not in ns.proposal.claim
+
+
+def test_a_promise_of_each_of_several_parties_is_quoted_from_its_each() -> None:
+    ns = _finding(
+        RESOLVED,
+        "non_solicitation",
+        "9. Staff. Each of Norvale and Kestrix shall not solicit for employment any employee of the other "
+        "during the Term.",
+    )
+    assert _value(ns, "binds_customer") is True
+    assert "of each party alike (“Each of Norvale and Kestrix shall”)" in ns.proposal.claim

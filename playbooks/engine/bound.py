@@ -54,6 +54,12 @@ _PASSIVE = re.compile(
 _NEITHER = re.compile(r"\bneither\b", re.IGNORECASE)
 #: "neither party", "neither of the parties", "neither the Company nor the Consultant" as a subject
 _NEITHER_SUBJECT = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties|[^.;:]{1,60}?\bnor\b)", re.IGNORECASE)
+#: "neither PcoMed nor its Affiliates": one party and its own people, not both sides
+_NEITHER_OWN = re.compile(
+    r"\bneither\b[^.;:]{1,60}?\bnor\s+(?:any\s+of\s+)?(?:its|his|her|their)\b", re.IGNORECASE
+)
+#: the word a subject of both sides opens with ("Each of EA, Farids and the Company shall not")
+_OPENS_BOTH = re.compile(r"\b(?:each|either|neither|both)\b", re.IGNORECASE)
 #: how far before a promise verb "neither" may open its subject
 _NEITHER_REACH = 90
 
@@ -123,8 +129,13 @@ def _promise_at(
     if subject is None:
         return None
     s, side = subject
-    if _NEITHER.search(seg, max(0, s - _NEITHER_REACH), verb.start()):
+    lo = max(0, s - _NEITHER_REACH)
+    if _NEITHER.search(seg, lo, verb.start()) and not _NEITHER_OWN.search(seg, lo, verb.start()):
         side = BOTH
+    if side == BOTH and (opens := list(_OPENS_BOTH.finditer(seg, lo, s))):
+        s = opens[
+            -1
+        ].start()  # quoted from the words that make it both sides': "Each of EA … and the Company"
     return s, verb.end(), "both" if side == BOTH else side
 
 

@@ -146,7 +146,7 @@ def _extract_in(
         elif spec.type == "bool":
             a, b = _with_run_on(ctx, i)
             bh = find_bool(text[a:b], a, true_if=f.true_if, false_if=f.false_if)
-            bh = bh or _limb_bool(text, a, b, f)
+            bh = bh or _limb_bool(text, a, b, f) or _lead_in_bool(ctx, i, f)
             hs = [bh] if bh else []
             scope = (a, b) if bh and b > p.end else None
         elif spec.type == "enum":
@@ -285,8 +285,12 @@ def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Valu
     first: _Value | None = None
     for i in idx:
         a, b = _with_run_on(ctx, i)
-        seg = text[a:b]
-        for rx, sides in compiled:
+        # the passage as written, and a list item as its lead-in's party's own sentence ("The Distributor
+        # shall:" / "(i) allow the Supplier … access"): `shift` is how many words were put before it
+        readings = [(text[a:b], a, 0)]
+        if (lead := _as_lead_ins_sentence(ctx, i)) is not None:
+            readings.append(lead)
+        for (seg, a, shift), (rx, sides) in ((r, c) for r in readings for c in compiled):
             for m in rx.finditer(seg):
                 named: dict[str, str] = {}
                 for k, side in enumerate(sides):
@@ -299,7 +303,7 @@ def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Valu
                     continue
                 if len(set(named.values())) < len(named):
                     continue  # "Datec … Datec": one party on both sides is no reading of either
-                s, e = a + m.start(), a + m.end()
+                s, e = a + max(m.start() - shift, 0), a + m.end() - shift
                 scope = (a, b) if b > items[i].end else (items[i].start, items[i].end)
                 if first is None:
                     ev = ExtractedValue(value=True, text=text[s:e], start=s, end=e)
@@ -319,6 +323,48 @@ def _named_reading(ctx: _Context, f: CompiledField, idx: Sequence[int]) -> _Valu
 
 #: how far apart two sentences that say the same of each party may be to be quoted as one passage
 _EACH_REACH = 1500
+
+
+#: a lead-in whose party promises what its list items say: "The Distributor shall:", "The Distributor
+#: undertakes and agrees with the Supplier that at all times during the Term it will:"
+_LEAD_SUBJECT = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:[Tt]he\s+)?([A-Z][\w&’'-]*(?:\s+[A-Z][\w&’'-]*){0,3})\s+"
+    r"(?:shall|will|must|agrees|undertakes|covenants)\b[^.;:]{0,200}:$"
+)
+#: the label a list item opens with: "(i) ", "b. "
+_ITEM_LABEL = re.compile(r"\s*\(?[a-zA-Z0-9]{1,5}[.)]\s+")
+
+
+def _as_lead_ins_sentence(ctx: _Context, i: int) -> tuple[str, int, int] | None:
+    """A list item hanging from a lead-in whose party promises it ("The Distributor shall:" … "(i) allow the
+    Supplier … access to its accounts"), read as that party's own sentence: ("Distributor shall allow the
+    Supplier …", where the item's own words start, how many characters were put before them); None for an
+    item whose lead-in names no party before its verb."""
+    lead = _lead_in(ctx, i)
+    if lead is None:
+        return None
+    items = ctx.passages.items
+    q, p = items[lead], items[i]
+    m = _LEAD_SUBJECT.match(ctx.text[q.start : q.end].rstrip())
+    if m is None:
+        return None
+    label = _ITEM_LABEL.match(ctx.text, p.start, p.end)
+    body = label.end() if label else p.start
+    prefix = f"{' '.join(m.group(1).split())} shall "
+    return prefix + ctx.text[body : p.end], body, len(prefix)
+
+
+def _lead_in_bool(ctx: _Context, i: int, f: CompiledField) -> Hit | None:
+    """A yes/no read from a list item as its lead-in's party's own sentence (`_as_lead_ins_sentence`), quoted
+    from the item's own words."""
+    got = _as_lead_ins_sentence(ctx, i)
+    if got is None:
+        return None
+    seg, body, shift = got
+    h = find_bool(seg, 0, true_if=f.true_if, false_if=f.false_if)
+    if h is None or h.end - shift <= 0:
+        return None
+    return Hit(value=h.value, start=body + max(h.start - shift, 0), end=body + h.end - shift)
 
 
 def _lead_in(ctx: _Context, i: int) -> int | None:
