@@ -14,10 +14,6 @@ it; otherwise by the shipped locator, which trained on these contracts.
 retrieval` (`citationgate.evaluation.retrieval_eval.QUESTIONS`) put to the shared contracts A..B-1 (sorted
 by id) wherever the experts marked that type present: many contracts, a second view of the ranking.
 
-`--semantic`: also the default with the torch `semantic` extra's sentence embeddings fused in, and keywords
-with them but no clause types (how `ask` ranked before the light path): whether the extra still earns its
-install (the extra must be installed; each passage of each contract is embedded, so it is slow).
-
 `--oracle`: the question is read as its own clause type every time (weight 1): the ceiling of reading the
 question, for the ranking of the passages as it stands. The summary also says how often the question was
 read with its own type first, and among the types kept.
@@ -51,8 +47,6 @@ from playbooks.retrieve import ClauseRetriever  # noqa: E402
 _RANK = re.compile(r"^(keywords|clause type|meaning): rank (\d+)")
 DEFAULT = "clause types (default)"
 BASELINE = "keywords + bridges"
-WITH_EXTRA = "default + semantic extra"
-EXTRA_ONLY = "keywords + semantic extra"
 
 
 def read_questions(path: Path) -> list[dict[str, str]]:
@@ -108,31 +102,6 @@ class Oracle:
         return self.shipped.vocabulary
 
 
-def _with_extra(doc: Any, extra: Any, loc: Locator) -> dict[str, ClauseRetriever]:
-    return {
-        WITH_EXTRA: ClauseRetriever(doc, semantic=extra, clause_types="auto", locator=loc),
-        EXTRA_ONLY: ClauseRetriever(doc, semantic=extra, clause_types=None, locator=loc),
-    }
-
-
-class _SameTexts:
-    """A semantic ranker that embeds a list of texts once: both retrievers with the extra embed the same
-    passages of the same contract."""
-
-    def __init__(self, ranker: Any) -> None:
-        self.name = ranker.name
-        self._ranker = ranker
-        self._last: tuple[tuple[str, ...], Any] | None = None
-
-    def embed(self, texts: Any) -> Any:
-        key = tuple(texts)
-        if len(key) == 1:
-            return self._ranker.embed(list(key))
-        if self._last is None or self._last[0] != key:
-            self._last = (key, self._ranker.embed(list(key)))
-        return self._last[1]
-
-
 def category_questions(records: dict[str, Any], span: str) -> list[dict[str, str]]:
     """`eval retrieval`'s question per clause type, over contracts `A:B` where the type is present."""
     from citationgate.evaluation.retrieval_eval import QUESTIONS
@@ -157,23 +126,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=3)
     parser.add_argument("--oracle", action="store_true", help="Read each question as its own clause type.")
     parser.add_argument("--quiet", action="store_true", help="Only the summary, not one line per question.")
-    parser.add_argument(
-        "--semantic",
-        action="store_true",
-        help="Also rank with the torch `semantic` extra (sentence embeddings of every passage): the default "
-        "with it, and keywords with it but no clause types (the ranking before the light path).",
-    )
     args = parser.parse_args()
-    extra: Any = None
-    if args.semantic:
-        from playbooks.semantic import load_semantic_ranker
-
-        ranker = load_semantic_ranker()
-        if ranker is None:
-            raise SystemExit(
-                "--semantic: the `semantic` extra is not installed: pip install -e '.[semantic]'"
-            )
-        extra = _SameTexts(ranker)
     records = {}
     for line in (args.data / "cuad" / "annotations.jsonl").read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
@@ -187,7 +140,7 @@ def main() -> None:
     fold_of: dict[str, int] = {}
     if args.cv_dir is not None:
         fold_of = json.loads((args.cv_dir / "folds.json").read_text(encoding="utf-8"))["fold_of"]
-    right = {BASELINE: 0, DEFAULT: 0, **({WITH_EXTRA: 0, EXTRA_ONLY: 0} if extra is not None else {})}
+    right = {BASELINE: 0, DEFAULT: 0}
     by_ranker: Counter[str] = Counter()
     retrievers: dict[str, dict[str, ClauseRetriever]] = {}  # the current contract's, built once
     read_first = read_kept = 0
@@ -203,9 +156,8 @@ def main() -> None:
             )
             retrievers = {
                 q["contract"]: {
-                    BASELINE: ClauseRetriever(doc, semantic=None, clause_types=None, locator=loc),
-                    DEFAULT: ClauseRetriever(doc, semantic=None, clause_types="auto", locator=loc),
-                    **(_with_extra(doc, extra, loc) if extra is not None else {}),
+                    BASELINE: ClauseRetriever(doc, clause_types=None, locator=loc),
+                    DEFAULT: ClauseRetriever(doc, clause_types="auto", locator=loc),
                 }
             }
         shipped = retrievers[q["contract"]][DEFAULT].clause_types
@@ -234,10 +186,6 @@ def main() -> None:
             ok = rank is not None and rank <= args.top
             right[name] += int(ok)
             if name != DEFAULT:
-                if extra is not None and not args.quiet:
-                    print(
-                        f"    {name}: {('rank ' + str(rank)) if rank else 'not in top 10'} ({q['contract']})"
-                    )
                 continue
             how = answered_by(hits[rank - 1].why) if rank is not None else "-"
             if ok:

@@ -5,8 +5,7 @@
 Two corpora: a generated ~100-page contract (seeded), and every CUAD contract in the data folder (skipped
 with a message when absent). For each: index build time (ours: units + bridges-ready BM25 index; baseline:
 bm25s.tokenize + BM25.index over the same unit texts) and query latency (ours: bridges, weighting,
-definitional down-rank, confidence and reasons; baseline: bm25s.retrieve top 5). Keywords only: the
-semantic ranker, when installed, is a separate cost (model load and embedding) and is not timed here.
+definitional down-rank, confidence and reasons; baseline: bm25s.retrieve top 5).
 """
 
 from __future__ import annotations
@@ -105,7 +104,7 @@ def measure(docs: list[Document], questions: list[str]) -> dict[str, float]:
     q_base: list[float] = []
     for doc in docs:
         t0 = time.perf_counter()
-        ours = ClauseRetriever(doc, semantic=None)
+        ours = ClauseRetriever(doc)
         build_ours += time.perf_counter() - t0
         texts = [doc.text[u.start : u.end] for u in build_units(doc)] or [""]
         t0 = time.perf_counter()

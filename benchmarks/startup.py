@@ -77,7 +77,7 @@ def _child_cpu() -> float:
 
 
 def child_env(cache: str, *, compile_each_run: bool = False) -> dict[str, str]:
-    """The children's environment: no semantic model, no database from the environment, and (unless
+    """The children's environment: no meaning-based ranking, no database from the environment, and (unless
     `compile_each_run`) bytecode written to and read from `cache` (see the module docstring)."""
     env = {**os.environ, "CITATIONGATE_NO_SEMANTIC": "1"}
     env.pop("CITATIONGATE_DB", None)

@@ -116,13 +116,10 @@ def ask(
     *,
     top: int = 5,
     store: Store | str | None = None,
-    semantic_extra: bool = True,
 ) -> dict[str, Any]:
     """The clauses that answer a plain-language `question` in a contract (a path, or a stored version
     id), ranked, each with offsets, the document's own text, a confidence and why: the
-    `ask FILE "question" --format json` value. `semantic_extra=False` leaves out the optional
-    `semantic` extra's sentence model even where it is installed: the ranking of the default install
-    (keywords, bridges, clause types), whatever this machine has."""
+    `ask FILE "question" --format json` value (keywords, bridges, clause types)."""
     from citationgate.errors import UsageError, WithheldDocumentError
     from playbooks.retrieve import ClauseRetriever
 
@@ -132,7 +129,7 @@ def ask(
     if not doc.ready:
         why = "; ".join(doc.reasons) or "not read whole"
         raise WithheldDocumentError(f"{doc.name}: withheld ({why}); nothing is searched in it")
-    retriever = ClauseRetriever([doc]) if semantic_extra else ClauseRetriever([doc], semantic=None)
+    retriever = ClauseRetriever([doc])
     hits = retriever.search(question, top=top)
     return {"question": question, "results": [h.to_dict() for h in hits]}
 

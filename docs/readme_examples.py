@@ -11,8 +11,7 @@ conclusions change (the playbook, the gate, re-verification), the check fails un
 README cannot go on showing numbers the sample no longer gives.
 
 The examples show what the default install (`pip install -e .`) prints: nothing here changes the process's
-environment, and `ask` is run without the optional `semantic` extra even where it is installed. Run it
-without `CITATIONGATE_NO_SEMANTIC` set (that switch turns the default install's clause types off too).
+environment. Run it without `CITATIONGATE_NO_SEMANTIC` set (that switch turns the clause types off).
 """
 
 from __future__ import annotations
@@ -71,9 +70,7 @@ def _reverify(db: str) -> Any:
 def _ask(db: str) -> Any:
     import citationgate.api
 
-    # what the default install prints: without the optional `semantic` extra's sentence model, even on a
-    # machine that has it (the examples must not depend on which extras the generating machine has)
-    return citationgate.api.ask(SAMPLE, "can they put the price up?", top=1, store=db, semantic_extra=False)
+    return citationgate.api.ask(SAMPLE, "can they put the price up?", top=1, store=db)
 
 
 EXAMPLES: dict[str, Callable[[str], Any]] = {

@@ -13,8 +13,9 @@ Ranking:
   if it had (`implied_bridges`).
 - clause types (the default install): the question is mapped to the clause types it is about
   (playbooks.locator.questions: bridges, question frames and a light packaged word embedding) and each
-  unit is ranked by the learned locator's probability that it is a clause of those types (playbooks.locator);
-- meaning: a local sentence-embedding model when the `semantic` extra is installed (playbooks.semantic).
+  unit is ranked by the learned locator's probability that it is a clause of those types (playbooks.locator).
+  (A torch sentence-embedding extra was measured beside it and removed: it did not beat this path on two
+  question sets; docs/locator.md);
 - the rankings are merged by reciprocal rank fusion (they are not on comparable scales), with a small
   constant (`ASK_RRF_K`) so the top of each ranking stays decisive, and the clause-type ranking at twice the
   keywords' weight: a passage the locator reads as the question's type needs only moderate keyword support,
@@ -27,8 +28,8 @@ Ranking:
 - a unit whose only job is to define a term is ranked down unless the question asks what a term means.
 
 Every hit carries a confidence (0–100) whose breakdown sums to it, and the reasons it ranked there.
-When the meaning-based ranker is unavailable, every confidence loses `NO_SEMANTIC_PENALTY` points and
-the breakdown says so.
+When the meaning-based ranking (the clause-type reading) is unavailable, every confidence loses
+`NO_SEMANTIC_PENALTY` points and the breakdown says so.
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ from playbooks.locator.questions import (
     QuestionTypes,
     Reading,
     load_question_types,
+    meaning_disabled,
 )
 from playbooks.own_words import OwnWords, document_words
-from playbooks.semantic import SemanticRanker, load_semantic_ranker, meaning_disabled
 from playbooks.units import Unit, build_units
 
 #: Reciprocal rank fusion constant (Cormack et al. 2009).
@@ -75,9 +76,6 @@ RRF_K = 60
 #: BM25 does not rank at all could not reach the top 3). Chosen with CLAUSE_TYPE_WEIGHT on a plateau
 #: (weight 2–3, k 5–15) that lifted all four question sets measured (docs/locator.md, session 5).
 ASK_RRF_K = 10
-#: Weight of the meaning-based ranking in the fusion, relative to the keyword ranking (1.0): on CUAD
-#: the general-purpose embedding model is the weaker ranker of contract language (docs/retrieval_eval.md).
-SEMANTIC_WEIGHT = 0.5
 #: Weight of the clause-type ranking (question → clause types → the locator's scores of each unit), from
 #: `CLAUSE_TYPE_WEIGHT_UNSEEN` when the locator sees no clause of the question's types anywhere in the
 #: document (its ranking of the passages is then noise) to `CLAUSE_TYPE_WEIGHT` when its best passage of
@@ -164,9 +162,6 @@ class RetrievalHit:
         return data
 
 
-SemanticOption = SemanticRanker | Literal["auto"] | None
-
-
 @dataclass(slots=True)
 class _Index:
     units: list[Unit]
@@ -174,7 +169,6 @@ class _Index:
     documents: list[str]
     retriever: Any
     term_sets: list[frozenset[str]]
-    embeddings: npt.NDArray[np.float32] | None = None
     lowered: list[str] = field(default_factory=list)
     docs: list[Document] = field(default_factory=list)
     doc_of: list[int] = field(default_factory=list)  # unit → index into docs
@@ -187,11 +181,10 @@ class ClauseRetriever:
     """Ranks the clauses of one document (or several) against a plain-language question.
 
     `bridges`: None for the shipped table, or a `Bridges` (e.g. `load_bridges(extra=playbook_bridges)`,
-    or `Bridges.empty()` for keywords alone). `semantic`: "auto" loads the packaged model when the
-    extra is installed; None turns meaning-based ranking off; or pass any `SemanticRanker`.
+    or `Bridges.empty()` for keywords alone).
     `clause_types`: "auto" ranks by clause type (question → types → the shipped locator), None turns
     that off, or pass a `QuestionTypes`; `locator`: None for the shipped one, or any `Locator`.
-    CITATIONGATE_NO_SEMANTIC=1 turns both meaning-based rankings off.
+    CITATIONGATE_NO_SEMANTIC=1 turns the meaning-based ranking (the clause-type reading) off.
     """
 
     def __init__(
@@ -199,7 +192,6 @@ class ClauseRetriever:
         document: Document | Sequence[Document],
         *,
         bridges: Bridges | None = None,
-        semantic: SemanticOption = "auto",
         clause_types: QuestionTypes | Literal["auto"] | None = "auto",
         locator: Locator | None = None,
         prefixes: Sequence[str] | None = None,
@@ -208,7 +200,6 @@ class ClauseRetriever:
         if prefixes is None:
             prefixes = [""] if len(docs) == 1 else [f"{i + 1}:" for i in range(len(docs))]
         self.bridges = load_bridges() if bridges is None else bridges
-        self.semantic: SemanticRanker | None = load_semantic_ranker() if semantic == "auto" else semantic
         if clause_types == "auto":
             clause_types = None if meaning_disabled() else load_question_types()
         self.clause_types: QuestionTypes | None = clause_types
@@ -247,13 +238,6 @@ class ClauseRetriever:
     @property
     def units(self) -> list[Unit]:
         return list(self._index.units)
-
-    def _embeddings(self) -> npt.NDArray[np.float32] | None:
-        if self.semantic is None:
-            return None
-        if self._index.embeddings is None:
-            self._index.embeddings = self.semantic.embed([t[:2000] for t in self._index_texts])
-        return self._index.embeddings
 
     @property
     def locator(self) -> Locator:
@@ -355,7 +339,7 @@ class ClauseRetriever:
         """The `top` units best matching `question`, best first.
 
         `bridges` overrides the retriever's table for this question; `use_semantic=False` ranks by
-        keywords alone (and the penalty applies) even when a semantic ranker is loaded.
+        keywords alone (and the penalty applies), without reading the question as clause types.
         """
         idx = self._index
         n = len(idx.units)
@@ -390,18 +374,6 @@ class ClauseRetriever:
 
         rankings: list[list[str]] = [[str(i) for i in order_kw if i in kw_rank]]
         weights = [1.0]
-        emb = self._embeddings() if use_semantic else None
-        sem_sim: npt.NDArray[np.float32] | None = None
-        sem_rank: dict[int, int] = {}
-        semantic = self.semantic if emb is not None else None
-        if emb is not None and self.semantic is not None:
-            qv = self.semantic.embed([question])[0]
-            sem_sim = emb @ qv
-            sem_adj = np.where(down, sem_sim - 0.15, sem_sim)
-            order_sem = [int(i) for i in np.argsort(-sem_adj, kind="stable")]
-            sem_rank = {i: r for r, i in enumerate(order_sem, start=1)}
-            rankings.append([str(i) for i in order_sem])
-            weights.append(SEMANTIC_WEIGHT)
         set_aside = self.own_words().found(question) if types else ()
         type_sim: npt.NDArray[np.float64] | None = None
         type_rank: dict[int, int] = {}
@@ -437,11 +409,8 @@ class ClauseRetriever:
                     kw=float(kw_adj[i]),
                     top_kw=top_kw,
                     kw_rank=kw_rank.get(i),
-                    sem=None if sem_sim is None else float(sem_sim[i]),
-                    sem_rank=sem_rank.get(i),
                     down=bool(down[i]),
                     definitional=definitional,
-                    semantic=semantic,
                     types=types,
                     type_score=None if type_sim is None else float(type_sim[i]),
                     type_rank=type_rank.get(i),
@@ -464,11 +433,8 @@ class ClauseRetriever:
         kw: float,
         top_kw: float,
         kw_rank: int | None,
-        sem: float | None,
-        sem_rank: int | None,
         down: bool,
         definitional: bool,
-        semantic: SemanticRanker | None,
         types: Sequence[ClauseType] = (),
         type_score: float | None = None,
         type_rank: int | None = None,
@@ -516,10 +482,6 @@ class ClauseRetriever:
             breakdown["bridges"] = min(15, bridge_points)
 
         meaning_rank: int | None = None
-        if sem is not None and semantic is not None:
-            breakdown["meaning"] = round(20 * min(1.0, max(0.0, (sem - 0.15) / 0.45)))
-            why.append(f"meaning: rank {sem_rank} (similarity {sem:.2f}, {semantic.name})")
-            meaning_rank = sem_rank
         if type_score is not None and types and self.clause_types is not None:
             points = round(20 * min(1.0, max(0.0, type_score)))
             breakdown["meaning"] = max(breakdown.get("meaning", 0), points)
@@ -540,7 +502,7 @@ class ClauseRetriever:
                     "states an amount or a bound, and the question asks for one: "
                     f"clause type ×{AMOUNT_FACTOR:g}"
                 )
-            meaning_rank = min(meaning_rank or type_rank or 10**9, type_rank or 10**9)
+            meaning_rank = type_rank
         if "meaning" in breakdown:
             if kw_rank is not None and meaning_rank is not None and kw >= 0.3 * top_kw:
                 if kw_rank <= 3 and meaning_rank <= 3:
@@ -552,13 +514,12 @@ class ClauseRetriever:
         else:
             breakdown["semantic ranker unavailable"] = -NO_SEMANTIC_PENALTY
             why.append(
-                f"meaning-based ranking unavailable (install citationgate[semantic]): "
+                f"meaning-based ranking unavailable (the question is not read as clause types): "
                 f"keywords alone, −{NO_SEMANTIC_PENALTY}"
             )
         if fused:
             names = [
                 "keywords",
-                *([f"meaning (×{SEMANTIC_WEIGHT:g})"] if sem is not None else []),
                 *([f"clause type (×{type_weight:.1f})"] if types else []),
             ]
             why.append("ranked by: reciprocal rank fusion of " + ", ".join(names))

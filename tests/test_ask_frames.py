@@ -134,7 +134,7 @@ def test_a_question_about_a_warranty_period_reaches_the_warranty_not_the_term() 
     """ "How long" alone switches on the term bridge; "how long" with "stand behind what they sell" is the
     warranty period, and the warranty clause is ranked first."""
     doc = make_doc(CONTRACT)
-    r = ClauseRetriever(doc, semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    r = ClauseRetriever(doc, clause_types=QuestionTypes(None, {}, load_frames()))
     hit = r.search("How long do they stand behind what they sell?", top=3)[0]
     assert "free from defects" in hit.text
     assert any("frames 'duration+quality'" in w for w in hit.why)
@@ -167,7 +167,7 @@ def test_a_question_asking_for_the_cap_gets_the_amount_before_the_excluded_losse
     asks how much, so the passage that states the bound comes first, and says why. A question whether
     anything is unbounded is not asking for an amount."""
     doc = make_doc(LIABILITY)
-    r = ClauseRetriever(doc, semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    r = ClauseRetriever(doc, clause_types=QuestionTypes(None, {}, load_frames()))
     for question in ("what is the liability cap?", "what is the most they would ever owe us?"):
         hit = r.search(question, top=3)[0]
         assert "shall not\nexceed an amount" in hit.text, question
@@ -190,9 +190,7 @@ def test_a_reading_through_a_frame_weighs_more_in_the_fusion() -> None:
     from playbooks.locator.questions import ClauseType
     from playbooks.retrieve import CLAUSE_TYPE_WEIGHT, CLAUSE_TYPE_WEIGHT_FRAMED
 
-    r = ClauseRetriever(
-        make_doc(LIABILITY), semantic=None, clause_types=QuestionTypes(None, {}, load_frames())
-    )
+    r = ClauseRetriever(make_doc(LIABILITY), clause_types=QuestionTypes(None, {}, load_frames()))
     framed = ClauseType(category="Cap on Liability", weight=1.0, similarity=0.9, frames=("limit_top+owe",))
     bridged = ClauseType(category="Cap on Liability", weight=1.0, similarity=0.3, bridges=("liability-cap",))
     assert CLAUSE_TYPE_WEIGHT_FRAMED > CLAUSE_TYPE_WEIGHT

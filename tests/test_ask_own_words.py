@@ -61,7 +61,7 @@ def retriever() -> ClauseRetriever:
         source_sha256=hashlib.sha256(CONTRACT.encode()).hexdigest(),
         sections=tuple(detect_sections(CONTRACT).sections),
     )
-    return ClauseRetriever(doc, semantic=None, clause_types=load_question_types())
+    return ClauseRetriever(doc, clause_types=load_question_types())
 
 
 def test_a_question_naming_the_parties_and_the_deal_is_read_without_those_words(

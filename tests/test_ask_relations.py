@@ -142,7 +142,7 @@ Licensee may terminate this Agreement by written notice within sixty (60) days.
 
 def test_the_ranking_follows_the_relation_not_the_subject() -> None:
     """The question names the licence; the passage about the takeover is ranked first."""
-    r = ClauseRetriever(make_doc(LICENCE), semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    r = ClauseRetriever(make_doc(LICENCE), clause_types=QuestionTypes(None, {}, load_frames()))
     hit = r.search("Does the software licence still hold if the vendor is bought by someone?", top=3)[0]
     assert "change of control" in hit.text
 
@@ -191,7 +191,7 @@ def test_a_reading_through_a_frame_brings_its_clause_types_vocabulary() -> None:
     assert implied_bridges([ClauseType(category=read.category, weight=1.0, similarity=0.3)], [], table) == []
     assert implied_bridges([read], [implied], table) == []
 
-    r = ClauseRetriever(make_doc(SUPPLY), semantic=None, clause_types=QuestionTypes(None, {}, load_frames()))
+    r = ClauseRetriever(make_doc(SUPPLY), clause_types=QuestionTypes(None, {}, load_frames()))
     hit = r.search("Could the buyer drop out at any time?", top=3)[0]
     assert "terminate this Agreement for convenience" in hit.text
     assert any("(from 'read as Termination for Convenience')" in w for w in hit.why)

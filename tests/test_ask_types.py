@@ -96,7 +96,7 @@ def test_a_question_sharing_no_word_with_the_clause_reaches_it_first(
 ) -> None:
     """Keywords cannot find it (no word of the question is in the clause); the clause-type ranking, fused
     with the keywords, puts it first, and the hit says so."""
-    r = ClauseRetriever(contract, semantic=None)
+    r = ClauseRetriever(contract)
     hit = r.search(question, top=3)[0]
     assert clause in hit.text
     own_words = set(expand_query(question, []).user_terms)
@@ -108,7 +108,7 @@ def test_where_no_passage_is_read_as_the_type_the_fusion_ranks(contract: Documen
     """Read as a clause type this contract does not have (liquidated damages): nothing is placed ahead of
     the fusion, and the keywords of the question still find their clause."""
     bridges = load_bridges({"liquidated-damages": {"when": ["widget"], "means": ["zzz"]}}, base=False)
-    r = ClauseRetriever(contract, semantic=None, bridges=bridges, clause_types=QuestionTypes(None, {}))
+    r = ClauseRetriever(contract, bridges=bridges, clause_types=QuestionTypes(None, {}))
     hits = r.search("widget charges invoice?", top=5)
     assert "valid invoice" in hits[0].text
     assert all(any(w.startswith("ranked by: reciprocal rank fusion") for w in h.why) for h in hits)
@@ -127,7 +127,7 @@ def test_the_clause_type_weighs_by_whether_the_locator_sees_that_type_here(contr
         },
         base=False,
     )
-    r = ClauseRetriever(contract, semantic=None, bridges=bridges, clause_types=QuestionTypes(None, {}))
+    r = ClauseRetriever(contract, bridges=bridges, clause_types=QuestionTypes(None, {}))
     assert r.clause_types is not None
     seen = r.clause_types.types("cover?", bridges.fire("cover?"))
     unseen = r.clause_types.types("widget?", bridges.fire("widget?"))

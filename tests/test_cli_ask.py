@@ -38,7 +38,7 @@ MSA = """MASTER SERVICES AGREEMENT
 
 @pytest.fixture(autouse=True)
 def _keywords_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the same answers with or without the semantic extra installed (and no model load per test)
+    # keywords and bridges alone: the clause-type reading off (and no model load per test)
     monkeypatch.setenv("CITATIONGATE_NO_SEMANTIC", "1")
 
 

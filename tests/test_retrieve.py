@@ -1,14 +1,13 @@
 """Clause retrieval: units, bridges and their weighting, rank fusion, the definitional down-rank,
-the confidence penalty without a semantic ranker, and the issue's two plain-language questions."""
+the confidence penalty without meaning-based ranking (the clause-type reading), and the issue's two
+plain-language questions."""
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +21,6 @@ from playbooks.retrieve import (
     is_definitional,
     reciprocal_rank_fusion,
 )
-from playbooks.semantic import semantic_available
 from playbooks.units import MAX_UNIT_CHARS, build_units
 
 
@@ -78,22 +76,6 @@ before the claim.
 """
 
 
-class BagOfWordsRanker:
-    """A small, real SemanticRanker (hashed bag of words): stands in for the packaged model."""
-
-    name = "bag-of-words (test)"
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), 256), dtype=np.float32)
-        for i, t in enumerate(texts):
-            for w in t.lower().split():
-                out[i, int(hashlib.md5(w.strip(".,?'\"").encode()).hexdigest(), 16) % 256] += 1.0
-            norm = float(np.linalg.norm(out[i]))
-            if norm:
-                out[i] /= norm
-        return out
-
-
 @pytest.fixture(scope="module")
 def msa() -> Document:
     return make_doc(MSA)
@@ -119,14 +101,14 @@ def msa() -> Document:
 )
 def test_plain_questions_find_contract_vocabulary(msa: Document, question: str, expected: str) -> None:
     """A question sharing no words with the clause finds it first, through a bridge."""
-    hits = ClauseRetriever(msa, semantic=None).search(question, top=3)
+    hits = ClauseRetriever(msa).search(question, top=3)
     assert expected in hits[0].text
     assert any(w.startswith("bridge '") for w in hits[0].why)
 
 
 def test_hit_text_is_the_documents_own_text(msa: Document) -> None:
     """Every hit's text is the canonical text at its offsets, and ids are unique."""
-    hits = ClauseRetriever(msa, semantic=None).search("notice to terminate", top=10)
+    hits = ClauseRetriever(msa).search("notice to terminate", top=10)
     for h in hits:
         assert msa.text[h.start : h.end] == h.text
     assert len({h.id for h in hits}) == len(hits)
@@ -171,7 +153,7 @@ def test_own_words_outrank_bridge_words() -> None:
         "3. Gamma\n\nNothing.\n\n4. Delta\n\nNone.\n"
     )
     bridges = load_bridges({"gadget": {"when": ["widget"], "means": ["sprocket"]}}, base=False)
-    hits = ClauseRetriever(make_doc(text), bridges=bridges, semantic=None).search("widget?", top=2)
+    hits = ClauseRetriever(make_doc(text), bridges=bridges).search("widget?", top=2)
     assert "widget" in hits[0].text and "sprocket" in hits[1].text
     assert any("bridge 'gadget' (from 'widget')" in w for w in hits[1].why)
 
@@ -260,7 +242,7 @@ def test_is_definitional(question: str, definitional: bool) -> None:
 
 def test_definitions_ranked_down_unless_asked(msa: Document) -> None:
     """A definition loses to the operative clause, except when the question asks what a term means."""
-    r = ClauseRetriever(msa, semantic=None)
+    r = ClauseRetriever(msa)
     operative = r.search("can they assign to an Affiliate?", top=10)
     assert "assign this Agreement to an Affiliate" in operative[0].text
     down = [h for h in operative if '"Affiliate" means' in h.text]  # below the top 3 once read as assignment
@@ -274,16 +256,18 @@ def test_definitions_ranked_down_unless_asked(msa: Document) -> None:
 
 
 @pytest.mark.parametrize(
-    ("ranker", "use_semantic", "penalised"),
-    [(None, True, True), (BagOfWordsRanker(), True, False), (BagOfWordsRanker(), False, True)],
-    ids=["no-ranker", "ranker", "ranker-switched-off"],
+    ("types", "use_semantic", "penalised"),
+    [(False, True, True), (True, True, False), (True, False, True)],
+    ids=["no-clause-types", "clause-types", "clause-types-switched-off"],
 )
-def test_penalty_exactly_when_semantic_unavailable(
-    msa: Document, ranker: BagOfWordsRanker | None, use_semantic: bool, penalised: bool
+def test_penalty_exactly_when_meaning_unavailable(
+    msa: Document, monkeypatch: pytest.MonkeyPatch, types: bool, use_semantic: bool, penalised: bool
 ) -> None:
-    """−8, named in the breakdown, on every hit exactly when meaning-based ranking is not used."""
-    r = ClauseRetriever(msa, semantic=ranker, clause_types=None)
-    hits = r.search("price increase", top=5, use_semantic=use_semantic)
+    """−8, named in the breakdown, on every hit exactly when meaning-based ranking (the question read as
+    clause types) is not used."""
+    monkeypatch.delenv("CITATIONGATE_NO_SEMANTIC", raising=False)
+    r = ClauseRetriever(msa, clause_types="auto" if types else None)
+    hits = r.search("what is the most we could get back from them?", top=5, use_semantic=use_semantic)
     assert hits
     for h in hits:
         assert (h.breakdown.get("semantic ranker unavailable") == -NO_SEMANTIC_PENALTY) is penalised
@@ -291,11 +275,16 @@ def test_penalty_exactly_when_semantic_unavailable(
         assert sum(h.breakdown.values()) == h.confidence and 0 <= h.confidence <= 100
 
 
-def test_semantic_fusion_reports_both_ranks(msa: Document) -> None:
-    """With a ranker, each hit says its keyword rank and its meaning rank."""
-    hit = ClauseRetriever(msa, semantic=BagOfWordsRanker()).search("governed by the laws", top=1)[0]
+def test_fusion_reports_both_ranks_and_which_ranked_it(
+    msa: Document, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read as a clause type, each hit says its keyword rank, its clause-type rank and what ranked it."""
+    monkeypatch.delenv("CITATIONGATE_NO_SEMANTIC", raising=False)
+    hit = ClauseRetriever(msa).search("which country's law governs this agreement?", top=1)[0]
     assert "England" in hit.text
-    assert any(w.startswith("meaning: rank") for w in hit.why)
+    assert any(w.startswith("keywords: rank 1") for w in hit.why)
+    assert any(w.startswith("clause type: rank 1") for w in hit.why)
+    assert hit.why[-1].startswith("ranked by: reciprocal rank fusion of keywords, clause type (×")
     assert hit.breakdown.get("rankers agree") == 10
 
 
@@ -305,9 +294,7 @@ def test_clause_types_rank_by_meaning_in_the_default_install(
     """No torch: the question is read as clause types and the locator ranks the units; no penalty, and
     the hit says which ranker answered."""
     monkeypatch.delenv("CITATIONGATE_NO_SEMANTIC", raising=False)  # whatever an earlier test left set
-    hit = ClauseRetriever(msa, semantic=None).search("what is the most we could get back from them?", top=1)[
-        0
-    ]
+    hit = ClauseRetriever(msa).search("what is the most we could get back from them?", top=1)[0]
     assert "aggregate liability" in hit.text
     assert "semantic ranker unavailable" not in hit.breakdown and hit.breakdown["meaning"] > 0
     assert any(w.startswith("clause type: rank") and "'Cap on Liability'" in w for w in hit.why)
@@ -322,13 +309,6 @@ def test_question_types_name_the_clause_type_and_the_bridges_that_voted() -> Non
     assert types[0].category == "Termination for Convenience"
     assert "terminate-convenience" in types[0].bridges
     assert abs(sum(t.weight for t in types) - 1.0) < 1e-6
-
-
-@pytest.mark.skipif(not semantic_available(), reason="the semantic extra is not installed")
-def test_packaged_model_ranks_by_meaning(msa: Document) -> None:
-    """The packaged local model loads offline and joins the ranking (no penalty)."""
-    hit = ClauseRetriever(msa).search("how much can we claim if it goes wrong?", top=1)[0]
-    assert "aggregate liability" in hit.text and "semantic ranker unavailable" not in hit.breakdown
 
 
 # ── units ──────────────────────────────────────────────────────────────────────────────────────
@@ -388,14 +368,14 @@ def test_units_never_overlap_and_are_verbatim(parts: list[tuple[str, str]]) -> N
 def test_several_documents_prefix_ids() -> None:
     """Searching several documents keeps ids unique by prefix and names each hit's document."""
     a, b = make_doc(MSA, "a.txt"), make_doc(MSA.replace("England and Wales", "Ireland"), "b.txt")
-    hits = ClauseRetriever([a, b], semantic=None, prefixes=["v1:", "v2:"]).search("governing law", top=2)
+    hits = ClauseRetriever([a, b], prefixes=["v1:", "v2:"]).search("governing law", top=2)
     assert {h.id.split(":")[0] for h in hits} == {"v1", "v2"}
     assert {h.document for h in hits} == {"a.txt", "b.txt"}
 
 
 def test_empty_document_finds_nothing() -> None:
     """A document with no text yields no hits rather than an error."""
-    assert ClauseRetriever(make_doc("   \n"), semantic=None).search("anything?") == []
+    assert ClauseRetriever(make_doc("   \n")).search("anything?") == []
 
 
 @pytest.mark.data
@@ -403,17 +383,16 @@ def test_cuad_evaluation_runs(shared_data: Path) -> None:
     """The CUAD evaluation runs over a few real contracts and reports every mode."""
     from citationgate.evaluation.retrieval_eval import QUESTIONS, evaluate_retrieval
 
-    result = evaluate_retrieval(shared_data, limit=3, semantic=False)
+    result = evaluate_retrieval(shared_data, limit=3)
     assert result["contracts"] == 3 and len(result["categories"]) == len(QUESTIONS)
     law = next(c for c in result["categories"] if c["category"] == "Governing Law")
-    assert law["bridges"] is not None and law["semantic"] is None
+    assert law["bridges"] is not None and set(result["modes"]) == {"keywords", "bridges"}
 
 
 def test_semantic_off_switch(msa: Document, monkeypatch: pytest.MonkeyPatch) -> None:
-    """CITATIONGATE_NO_SEMANTIC=1 turns the packaged model off; the penalty then shows on every hit."""
-    from playbooks.semantic import load_semantic_ranker
-
+    """CITATIONGATE_NO_SEMANTIC=1 turns the clause-type reading off; the penalty then shows on every hit."""
     monkeypatch.setenv("CITATIONGATE_NO_SEMANTIC", "1")
-    assert load_semantic_ranker() is None
-    hits = ClauseRetriever(msa).search("governing law", top=2)
+    retriever = ClauseRetriever(msa)
+    assert retriever.clause_types is None
+    hits = retriever.search("governing law", top=2)
     assert all(h.breakdown["semantic ranker unavailable"] == -NO_SEMANTIC_PENALTY for h in hits)

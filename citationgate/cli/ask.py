@@ -83,8 +83,8 @@ def ask(
             raise WithheldError(f"{doc.name}: withheld ({why}); nothing is searched in it")
         documents = [doc]
     retriever = ClauseRetriever(documents, prefixes=prefixes)
-    if retriever.semantic is None and retriever.clause_types is None:
-        info("note: meaning-based ranking unavailable (pip install 'citationgate[semantic]'); keywords alone")
+    if retriever.clause_types is None:
+        info("note: meaning-based ranking unavailable (not read as clause types); keywords alone")
     hits = retriever.search(question, top=top)
 
     outcome: RerankOutcome[RetrievalHit] | None = None

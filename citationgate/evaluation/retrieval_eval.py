@@ -3,8 +3,9 @@
 For every CUAD category there is one question a business person would ask (written here, not CUAD's own
 description text). For each contract where the category is present, the question is put to the
 contract and a result counts as found when a returned unit overlaps an expert span (any occurrence of
-the span's text). Recall@1 and recall@3 are reported three ways, side by side: keywords alone,
-keywords with bridges, and with meaning-based ranking when the `semantic` extra is installed.
+the span's text). Recall@1 and recall@3 are reported two ways, side by side: keywords alone, and
+keywords with bridges (the clause-type ranking of `ask` is measured by `benchmarks/ask_questions.py
+--category-questions`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from citationgate.evaluation.data import DataMissingError
 from ingest.document import Document
 from ingest.load import load_document
 from playbooks.retrieve import Bridges, ClauseRetriever, load_bridges
-from playbooks.semantic import load_semantic_ranker
 
 #: One plain-language question per CUAD category.
 QUESTIONS: dict[str, str] = {
@@ -85,7 +85,7 @@ PLAYBOOK_CATEGORIES = frozenset(
     }
 )
 
-MODES = ("keywords", "bridges", "semantic")
+MODES = ("keywords", "bridges")
 
 
 #: The same error as every other evaluation's missing data folder (exit code 3).
@@ -128,42 +128,30 @@ def evaluate_retrieval(
     *,
     limit: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-    semantic: bool = True,
-    semantic_limit: int | None = None,
 ) -> dict[str, Any]:
-    """Recall@1 and recall@3 per CUAD category, three ways. `progress(done, total, contract_id)`.
+    """Recall@1 and recall@3 per CUAD category, two ways. `progress(done, total, contract_id)`.
 
-    The semantic mode (when the extra is installed and `semantic` is true) runs on the first
-    `semantic_limit` contracts (all by default: embedding every unit costs seconds per contract on a
-    CPU); `subset` then repeats all three modes on exactly those contracts, for a like-for-like view.
-
-    Returns {"contracts", "semantic_contracts", "semantic_ranker", "modes", "categories": [{"category",
-    "question", "playbook", "present", "keywords": {"recall@1", "recall@3"} | None, "bridges": …,
-    "semantic": … | None}], "summary": {mode: {"all": …, "playbook": …}}, "subset": {same, or None}}.
+    Returns {"contracts", "modes", "categories": [{"category", "question", "playbook", "present",
+    "keywords": {"recall@1", "recall@3"} | None, "bridges": …}], "summary": {mode: {"all": …,
+    "playbook": …}}}.
     """
     folder = cuad_dir(data_dir)
     records = list(_records(folder))
     if limit is not None:
         records = records[:limit]
-    ranker = load_semantic_ranker() if semantic else None
-    n_sem = 0 if ranker is None else min(len(records), semantic_limit or len(records))
     shipped = load_bridges()
     none = Bridges.empty()
     # mode → category → [(found at 1, found in top 3, contract index)]
     hits: dict[str, dict[str, list[tuple[bool, bool, int]]]] = {m: {c: [] for c in QUESTIONS} for m in MODES}
     for n, rec in enumerate(records):
         document: Document = load_document(folder / rec["text_file"])
-        use_ranker = ranker if n < n_sem else None
-        retriever = ClauseRetriever(document, bridges=shipped, semantic=use_ranker)
+        retriever = ClauseRetriever(document, bridges=shipped, clause_types=None)
         for category, question in QUESTIONS.items():
             gold = _gold(rec, category)
             if not gold:
                 continue
-            modes: list[tuple[str, Bridges, bool]] = [("keywords", none, False), ("bridges", shipped, False)]
-            if use_ranker is not None:
-                modes.append(("semantic", shipped, True))
-            for mode, bridges, use_sem in modes:
-                found = retriever.search(question, top=3, bridges=bridges, use_semantic=use_sem)
+            for mode, bridges in (("keywords", none), ("bridges", shipped)):
+                found = retriever.search(question, top=3, bridges=bridges, use_semantic=False)
                 at1 = bool(found) and _overlaps(found[0].start, found[0].end, gold)
                 at3 = any(_overlaps(h.start, h.end, gold) for h in found[:3])
                 hits[mode][category].append((at1, at3, n))
@@ -190,7 +178,6 @@ def evaluate_retrieval(
                     "present": sum(1 for r in hits["keywords"][category] if r[2] < first),
                     "keywords": recall(hits["keywords"][category]),
                     "bridges": recall(hits["bridges"][category]),
-                    "semantic": recall(hits["semantic"][category]) if first <= n_sem else None,
                 }
             )
 
@@ -206,16 +193,9 @@ def evaluate_retrieval(
         return categories, summary
 
     categories, summary = table(len(records))
-    subset = None
-    if 0 < n_sem < len(records):
-        sub_categories, sub_summary = table(n_sem)
-        subset = {"contracts": n_sem, "categories": sub_categories, "summary": sub_summary}
     return {
         "contracts": len(records),
-        "semantic_contracts": n_sem,
-        "semantic_ranker": None if ranker is None else ranker.name,
         "modes": list(MODES),
         "categories": categories,
         "summary": summary,
-        "subset": subset,
     }

@@ -181,7 +181,7 @@ class _Context:
     def retriever(self) -> ClauseRetriever:
         """The document's clause retriever, built on first use (only a search that found nothing needs it)."""
         if self._retriever is None:
-            self._retriever = ClauseRetriever(self.doc, semantic=None, clause_types=None)
+            self._retriever = ClauseRetriever(self.doc, clause_types=None)
         return self._retriever
 
     def scan(self) -> Scan | None:

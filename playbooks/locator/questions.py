@@ -19,6 +19,7 @@ question is then as much about a type the reading dropped); the fusion weighs th
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -40,7 +41,15 @@ __all__ = [
     "Reading",
     "load_frames",
     "load_question_types",
+    "meaning_disabled",
 ]
+
+
+def meaning_disabled() -> bool:
+    """CITATIONGATE_NO_SEMANTIC=1: the meaning-based ranking is off — the question is not read as clause
+    types, `ask` ranks by keywords and bridges alone and every hit shows the penalty."""
+    return bool(os.environ.get("CITATIONGATE_NO_SEMANTIC"))
+
 
 TYPES_FILE = Path(__file__).with_name("clause_types.yaml")
 FRAMES_FILE = Path(__file__).with_name("question_frames.yaml")
