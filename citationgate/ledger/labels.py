@@ -32,6 +32,13 @@ _EVALUATIVE = re.compile(
     r"(?:minimum|maximum|limit|range|threshold))\b"
 )
 
+#: The engine's account of what it could not read ("cure days not read: the clause gives “forty-five (45)
+#: working days” — the engine could not tell whether that is the cure days"): a statement of the review, not
+#: of the contract, which the reader settles by reading the quoted words (so: review, never remove)
+_ENGINE_ACCOUNT = re.compile(
+    r"(?i)\bthe engine could not\b|\bnot read\b(?!\s+whole)|\bcould not be read from\b"
+)
+
 #: A claim whose content words are missing from the passage at least this often is unsupported.
 MISSING_UNSUPPORTED = 0.5
 

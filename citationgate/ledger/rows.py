@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from citationgate.ledger.labels import _EVALUATIVE, ACTIONS, Authority, Support
+from citationgate.ledger.labels import _ENGINE_ACCOUNT, _EVALUATIVE, ACTIONS, Authority, Support
 from citationgate.ledger.support import Judge, Problem, SupportCheck, check_support
 from citationgate.ledger.words import split_claims
 from ingest.document import Document
@@ -95,6 +95,14 @@ def ledger_rows(
                 explanation=(
                     f"a judgement against the playbook ('{m.group(0)}'), not a statement of the "
                     "contract: no passage can establish it"
+                ),
+            )
+        elif m := _ENGINE_ACCOUNT.search(atom):
+            check = SupportCheck(
+                label=Support.UNVERIFIABLE,
+                explanation=(
+                    f"the engine's account of what it could not read ('{m.group(0)}'), not a statement "
+                    "of the contract: the reader settles it by reading the quoted words"
                 ),
             )
         else:

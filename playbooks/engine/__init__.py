@@ -11,7 +11,7 @@ carry the decisive language and every value the claim states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -39,6 +39,7 @@ from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
 from playbooks.engine.seat import our_seat, seat_of_both
+from playbooks.engine.unread import Candidate, candidates, say_unknown, say_unstated, where_of
 from playbooks.locator import Locator
 from playbooks.locator.fusion import best_passage, doubt, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
@@ -193,7 +194,9 @@ def _run_clause(
         other_at = _Region(p.start, p.end, (i,), i, "pattern", {})
         why = f"the rights it grants are of another kind (“{other.other}”), not {clause.title.lower()}"
         return _absent(ctx, clause, base, considered=(other_at, why)), {}, None
-    outcome, pos, reason, used = _judge(clause, values)
+    # what the clause holds of a value the engine did not read, each said truthfully (`unread`)
+    held: dict[str, Candidate] = {}
+    outcome, pos, reason, used = _judge(clause, values, _sayer(ctx, clause, region, held))
     judged_by = _position_fields(clause)
     # a value read elsewhere in the contract (a field read `anywhere`) says nothing of the located passage
     local = {k: v for k, v in values.items() if region.start <= v.scope[0] < region.end}
@@ -202,7 +205,8 @@ def _run_clause(
         moved = _relocate(ctx, clause, region, judged_by)
         if moved is not None:
             region, values = moved
-            outcome, pos, reason, used = _judge(clause, values)
+            held.clear()
+            outcome, pos, reason, used = _judge(clause, values, _sayer(ctx, clause, region, held))
         elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
             return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
     own_seat = _own_seat(ctx, clause, values, pos) if outcome == "unacceptable" else None
@@ -216,7 +220,15 @@ def _run_clause(
         reason = f"the {law.replace('_', ' ')} is that of {whose} ({seat}): not a red line against us"
         used = [*used, "our_seat"]
     extracted = {k: v.ev for k, v in values.items()}
-    links = _weak_links(ctx, clause, region, values, used)
+    if outcome == "needs_review" or outcome in _ADVERSE:
+        # yes/no values defaulted from the clause's silence, and those a finding that decides nothing shows
+        silent = [n for n in used if (v := values.get(n)) is not None and v.inferred and n not in held]
+        held.update(candidates(ctx, clause, region, silent))
+
+    def unstated_said(names: Sequence[str]) -> str:
+        return say_unstated(names, held)
+
+    links = _weak_links(ctx, clause, region, values, used, unstated_said)
     weak = links.weak
     # a value the position needs, left blank in this copy ("within ____ days"): not stated, and said so
     blanks = blank_values(ctx, clause, region, values, used) if outcome == "needs_review" else {}
@@ -250,8 +262,10 @@ def _run_clause(
     elif outcome in ("standard", "fallback") and _rests_on_defaults(clause, pos, values, links.unstated):
         # a position is earned by what the clause says: here it holds only by yes/no values defaulted from its
         # silence, which the reader is told to check ("binds customer: not stated" is no reading)
-        said = ", ".join(n.replace("_", " ") for n in links.unstated)
-        outcome, reason = "needs_review", f"{reason}; not concluded because the clause does not state {said}"
+        outcome, reason = (
+            "needs_review",
+            f"{reason}; not concluded because {say_unstated(links.unstated, held)}",
+        )
         pos = None
     elif links.roles_matter and outcome in ("standard", "fallback"):
         outcome, reason = "needs_review", f"{reason}; not concluded because {weak[0]}"
@@ -267,6 +281,9 @@ def _run_clause(
             outcome, reason, pos = "needs_review", f"{reason}; not concluded because {why}", None
         reason = f"{reason}; unconfirmed: {doubted}"
     quotes = _quotes(ctx, region.anchor, {**values, **blanks}, used)
+    if outcome == "needs_review":
+        # a candidate the finding names is quoted, so the reader (and the ledger) sees the words it names
+        quotes = _with_candidates(quotes, held.values())
     # a default stands on the passage it was read from: where that passage is quoted without its clause number
     # (or in a window), the value stands on the part quoted, not dropped from the finding
     extracted = {
@@ -281,6 +298,7 @@ def _run_clause(
         unread=unread,
         our_role=ctx.our_role,
         undecided=outcome == "needs_review",
+        not_read={n: c.text for n, c in held.items() if not c.value} if outcome == "needs_review" else None,
     )
     if pos is not None and pos.claim and pos.outcome == outcome:
         claim = _fill(pos.claim, values)
@@ -318,6 +336,29 @@ def _run_clause(
         **base,
     )
     return out, values, region
+
+
+def _sayer(
+    ctx: _Context, clause: CompiledClause, region: _Region, held: dict[str, Candidate]
+) -> Callable[[Sequence[str]], str]:
+    """How a judgement words the values it has no reading of: with what the clause holds of each (recorded
+    in `held`, to be quoted), never a bare "not found" beside a clause that may state it."""
+
+    def say(unknown: Sequence[str]) -> str:
+        found = candidates(ctx, clause, region, unknown)
+        held.update(found)
+        return say_unknown(clause, unknown, found, where=where_of(ctx, region))
+
+    return say
+
+
+def _with_candidates(quotes: Sequence[QuoteRef], held: Iterable[Candidate]) -> tuple[QuoteRef, ...]:
+    """The quotes with each candidate's passage added where no quote shows the candidate's words yet."""
+    out = list(quotes)
+    for c in held:
+        if not any(q.start <= c.start and c.end <= q.end for q in out):
+            out.append(c.quote)
+    return tuple(out)
 
 
 def _unseen(ctx: _Context, base: dict[str, Any]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,20 +56,26 @@ def _describe_values(
     unread: Sequence[str] = (),
     our_role: str = "customer",
     undecided: bool = False,
+    not_read: Mapping[str, str] | None = None,
 ) -> str:
     """The values a judgement used, each with the words it was read from; a yes/no the clause does not
     state (`unstated`, a weak link of the finding) is said to be not stated, never shown as "no"; a yes/no
     read by the parties' own names while who is us is not resolved says which party it holds of. Where the
     finding decides nothing (`undecided`: needs review), a value defaulted from silence is said to be not
-    found, never shown as a reading ("transition: no" beside "the necessary information transfer")."""
+    found, never shown as a reading ("transition: no" beside "the necessary information transfer"); and where
+    the clause holds words of such a value the engine could not read (`not_read`: field → its words), it says
+    so, with them ("written variation: not read (“no alteration … save by an instrument both sign”)")."""
     parts = []
+    not_read = not_read or {}
     for n in dict.fromkeys(names):
         v = values.get(n)
         if v is None:
             continue
         name = n.replace("_", " ")
-        if n in unstated:
-            parts.append(f"{name}: not stated")
+        if n in not_read and n not in unstated and v.inferred and undecided:
+            parts.append(f"{name}: not read (“{_short(not_read[n])}”)")
+        elif n in unstated:
+            parts.append(f"{name}: not read" if n in not_read else f"{name}: not stated")
         elif n in unread:
             parts.append(f"{name}: not read")
         elif v.mutual and v.ev.value is True:
@@ -114,10 +120,18 @@ def _severity(clause_sev: Mapping[Any, str], outcome: str) -> str:
     return clause_sev.get(outcome) or DEFAULT_SEVERITY[outcome]
 
 
+def _not_found(unknown: Sequence[str]) -> str:
+    return f"{', '.join(unknown)} not found in the clause"
+
+
 def _decide(
-    positions: Sequence[CompiledPosition], raw: Mapping[str, Any], otherwise: str
+    positions: Sequence[CompiledPosition],
+    raw: Mapping[str, Any],
+    otherwise: str,
+    say: Callable[[Sequence[str]], str] = _not_found,
 ) -> tuple[str, CompiledPosition | None, str, list[str]]:
-    """(outcome, deciding position, reason, fields the decision read)."""
+    """(outcome, deciding position, reason, fields the decision read); `say` words the values no reading
+    was made of (the engine's own: what the clause holds of them, see `unread`)."""
     blocked: list[tuple[CompiledPosition, tuple[str, ...]]] = []
     for pos in positions:
         v = evaluate(pos.when, raw)
@@ -134,7 +148,7 @@ def _decide(
             return (
                 "needs_review",
                 p,
-                f"could not check the red line '{why}': {', '.join(unknown)} not found in the clause",
+                f"could not check the red line '{why}': {say(unknown)}",
                 _fields_of(p.when),
             )
         if v.result:
@@ -144,8 +158,7 @@ def _decide(
             return (
                 "needs_review",
                 pos,
-                f"{', '.join(v.unknown)} not found in the clause, "
-                f"so the {pos.outcome} position cannot be checked",
+                f"{say(v.unknown)}, so the {pos.outcome} position cannot be checked",
                 fields,
             )
     if blocked:
@@ -153,7 +166,7 @@ def _decide(
         return (
             "needs_review",
             p,
-            f"could not check the red line '{p.reason or p.when.render()}': {', '.join(unknown)} not found",
+            f"could not check the red line '{p.reason or p.when.render()}': {say(unknown)}",
             _fields_of(p.when),
         )
     if not positions:
@@ -164,7 +177,7 @@ def _decide(
 
 
 def _judge(
-    clause: CompiledClause, values: Mapping[str, _Value]
+    clause: CompiledClause, values: Mapping[str, _Value], say: Callable[[Sequence[str]], str] = _not_found
 ) -> tuple[str, CompiledPosition | None, str, list[str]]:
     """(outcome, deciding position, reason, fields read) from the values read in the clause."""
     raw = {k: v.ev.value for k, v in values.items()}
@@ -179,7 +192,7 @@ def _judge(
     if conflicts:
         k, c = conflicts[0]
         return "needs_review", None, f"unparseable: {k} — {c}", [k]
-    return _decide(clause.positions, raw, clause.model.positions.otherwise)
+    return _decide(clause.positions, raw, clause.model.positions.otherwise, say)
 
 
 def _position_fields(clause: CompiledClause) -> list[str]:
@@ -515,9 +528,15 @@ class _Links:
 
 
 def _weak_links(
-    ctx: _Context, clause: CompiledClause, region: _Region, values: Mapping[str, _Value], used: Sequence[str]
+    ctx: _Context,
+    clause: CompiledClause,
+    region: _Region,
+    values: Mapping[str, _Value],
+    used: Sequence[str],
+    unstated_said: Callable[[Sequence[str]], str] | None = None,
 ) -> _Links:
-    """The links of this judgement that do not hold, each computed once."""
+    """The links of this judgement that do not hold, each computed once; `unstated_said` words the yes/no
+    values defaulted from the clause's silence (by default: the clause does not state them)."""
     weak: list[str] = []
     # a value read of one party by its own name holds only if that party is the side it speaks of
     named = any(v.named for n in used if (v := values.get(n)) is not None)
@@ -537,7 +556,8 @@ def _weak_links(
     # clause itself gives with none of the values in it (no carve-out listed) is a reading too.
     inferred = _unstated(ctx, clause, values, used)
     if inferred:
-        weak.append(f"the clause does not state {', '.join(n.replace('_', ' ') for n in inferred)}")
+        said = ", ".join(n.replace("_", " ") for n in inferred)
+        weak.append(unstated_said(inferred) if unstated_said else f"the clause does not state {said}")
     loc = ctx.locations.get(clause.id)
     if loc is not None and loc.doubted and region.via == "pattern":
         weak.append(
