@@ -16,7 +16,9 @@ from playbooks.engine.context import (
     _Region,
     ruled_out_heading,
 )
-from playbooks.engine.decide import _sev_get, _short
+from playbooks.engine.decide import _sev_get, _severity, _short
+from playbooks.engine.net import plausible
+from playbooks.engine.quotes import _quote_range
 from playbooks.outcome import ClauseOutcome, SearchRecord
 from playbooks.passages import Passage
 from playbooks.schema import CompiledClause
@@ -147,6 +149,9 @@ def _absent(
         else f"No {clause.title.lower()} clause found; nothing to review."
     )
     searched = _search_record(ctx, clause, f"{clause.title}{' (required)' if clause.required else ''}")
+    held = _plausibly_held(ctx, clause, base, searched, considered) if outcome == "missing" else None
+    if held is not None:
+        return held
     reason = "no heading, term or pattern of the clause occurs anywhere in the document"
     if considered is not None:
         region, why = considered
@@ -159,4 +164,40 @@ def _absent(
         reason = f"the only passage located is not the clause: {why}"
     return ClauseOutcome(
         outcome=outcome, severity=severity, claim=msg, searched=searched, reason=reason, **base
+    )
+
+
+def _plausibly_held(
+    ctx: _Context,
+    clause: CompiledClause,
+    base: Mapping[str, Any],
+    searched: SearchRecord,
+    considered: tuple[_Region, str] | None,
+) -> ClauseOutcome | None:
+    """Where a passage the search put nearest the clause plausibly holds it (`net`), the absence is not
+    concluded: a `needs_review` that quotes the passage and says why, the search record kept."""
+    extra = considered[0].passages if considered is not None else ()
+    found = plausible(ctx, clause, extra)
+    if found is None:
+        return None
+    p = ctx.passages.items[found.index]
+    q = _quote_range(ctx, p.start, p.end, focus=(found.start, found.end))
+    if q is None:
+        return None
+    label = ctx.section_label(p.start)
+    where = f" ({label})" if label and not label.startswith("(") else (f" {label}" if label else "")
+    claim = (
+        f"{clause.title}: no clause of the kind was recognised, but the quoted passage{where} may be one — "
+        f"{found.why}; the engine could not read it as the clause. Read it before concluding the clause is "
+        "absent."
+    )
+    return ClauseOutcome(
+        outcome="needs_review",
+        severity=_severity(clause.model.severity, "needs_review"),
+        claim=claim,
+        quotes=(q,),
+        searched=searched,
+        reason="absence not concluded: a passage the search put nearest the clause has its core words",
+        weak=("the clause's patterns do not match the passage; only its core words do",),
+        **base,
     )
