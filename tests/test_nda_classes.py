@@ -965,3 +965,13 @@ def test_no_retention_right_where_nothing_must_be_returned_asserts_no_return_dut
     # the absence of a right to keep copies says nothing false where the agreement asks for no return at all
     o = _rule("2. The Recipient shall keep the Confidential Information secret.\n", "retained_copies")
     assert o.outcome == "missing" and "is absolute" not in o.claim
+
+
+def test_a_use_limit_joined_to_a_ban_by_nor_is_the_limit_on_use() -> None:
+    # "shall not pass it to anyone … nor use it for purposes other than the study" limits use to the study
+    o = _rule(
+        "4. The Visitor shall not hand any Confidential Information to another person, nor use that "
+        "information for purposes other than the feasibility study.\n",
+        "limited_use",
+    )
+    assert (o.outcome, _value(o, "purpose_defined")) == ("standard", True)
