@@ -54,6 +54,12 @@ def _extract_field(
         w = bound_reading(ctx, region, f, clause)
         if w is not None:
             return w
+    if f.spec.type == "bool" and clause is not None and (v is None or v.inferred):
+        # a yes/no the clause leaves to the sections its own sentence names ("… following the receipt of the
+        # reports detailed in Sections 3.06 and 4.02"): read there, never for a "no"
+        w = _in_named_sections(ctx, region, f)
+        if w is not None:
+            return w
     if f.spec.anywhere and (v is None or v.inferred):
         near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
         w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
@@ -171,6 +177,47 @@ def _extract_in(
         return None
     ev = ExtractedValue(value=hit.value, text=text[hit.start : hit.end], start=hit.start, end=hit.end)
     return _Value(ev, scope or (items[at].start, items[at].end), hit.conflict, False)
+
+
+#: sections a sentence names: "Sections 3.06 [Reporting] and 4.02 [Reporting]", "Section 5.2", "clause 7(b)"
+_NAMED_SECTIONS = re.compile(
+    r"\b(?:Sections?|Clauses?|Paragraphs?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})"
+    r"((?:\s*\[[^\]]{0,60}\])?(?:\s*(?:,|and|or|&)\s*(?:(?:Sections?|Clauses?)\s+)?\d{1,3}(?:\.\d{1,3}){0,3}"
+    r"(?:\s*\[[^\]]{0,60}\])?){0,4})"
+)
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3}){0,3}")
+#: how many sections named by a clause are read
+_NAMED_SECTIONS_READ = 4
+
+
+def _in_named_sections(ctx: _Context, region: _Region, f: CompiledField) -> _Value | None:
+    """A yes/no read as "yes" in the sections the located clause's own sentences name by number (its
+    anchor and the sentences its patterns matched): the clause makes them part of itself. None where the
+    clause names none, or they say nothing of it; never a "no" (what another section leaves unsaid is no
+    reading of this clause)."""
+    items = ctx.passages.items
+    own = [i for i in region.passages if i == region.anchor or region.weights.get(i, 0)]
+    nums: list[str] = []
+    for i in own:
+        for m in _NAMED_SECTIONS.finditer(ctx.text, items[i].start, items[i].end):
+            nums += [n for n in _SECTION_NUMBER.findall(m.group(0)) if n not in nums]
+    if not nums:
+        return None
+    labels = {n: [s for s in ctx.doc.sections if _bare(s.label) == n] for n in nums[:_NAMED_SECTIONS_READ]}
+    for secs in labels.values():
+        if len(secs) != 1 or region.start <= secs[0].start < region.end:
+            continue  # a number more than one section carries, or the clause's own: no other section read
+        sec = secs[0]
+        idx = [j for j, p in enumerate(items) if sec.start <= p.start < sec.end and not p.heading]
+        w = _extract_in(ctx, region, f, idx, default=False)
+        if w is not None and w.ev.value is True:
+            return w
+    return None
+
+
+def _bare(label: str) -> str:
+    """A section's label as a bare number: "Section 3.06" → "3.06", "5.2." → "5.2"."""
+    return re.sub(r"^(?:Section|SECTION|Clause|CLAUSE|Paragraph)\s+", "", label.strip()).rstrip(".")
 
 
 def _with_run_on(ctx: _Context, i: int) -> tuple[int, int]:
