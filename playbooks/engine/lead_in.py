@@ -1,0 +1,61 @@
+"""A list item read with the lead-in it hangs from: "The Distributor undertakes … that … it will:" / "(i)
+allow the Supplier, on reasonable notice, access to its accounts and records" is the Distributor's promise."""
+
+from __future__ import annotations
+
+import re
+
+from playbooks.engine.context import _Context
+from playbooks.extract import Hit, find_bool
+from playbooks.schema import CompiledField
+
+#: a lead-in whose party promises what its list items say: "The Distributor shall:", "The Distributor
+#: undertakes and agrees with the Supplier that at all times during the Term it will:"
+_LEAD_SUBJECT = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:[Tt]he\s+)?([A-Z][\w&’'-]*(?:\s+[A-Z][\w&’'-]*){0,3})\s+"
+    r"(?:shall|will|must|agrees|undertakes|covenants)\b[^.;:]{0,200}:$"
+)
+#: the label a list item opens with: "(i) ", "b. "
+_ITEM_LABEL = re.compile(r"\s*\(?[a-zA-Z0-9]{1,5}[.)]\s+")
+
+
+def _as_lead_ins_sentence(ctx: _Context, i: int) -> tuple[str, int, int] | None:
+    """A list item hanging from a lead-in whose party promises it ("The Distributor shall:" … "(i) allow the
+    Supplier … access to its accounts"), read as that party's own sentence: ("Distributor shall allow the
+    Supplier …", where the item's own words start, how many characters were put before them); None for an
+    item whose lead-in names no party before its verb."""
+    lead = _lead_in(ctx, i)
+    if lead is None:
+        return None
+    items = ctx.passages.items
+    q, p = items[lead], items[i]
+    m = _LEAD_SUBJECT.match(ctx.text[q.start : q.end].rstrip())
+    if m is None:
+        return None
+    label = _ITEM_LABEL.match(ctx.text, p.start, p.end)
+    body = label.end() if label else p.start
+    prefix = f"{' '.join(m.group(1).split())} shall "
+    return prefix + ctx.text[body : p.end], body, len(prefix)
+
+
+def _lead_in_bool(ctx: _Context, i: int, f: CompiledField) -> Hit | None:
+    """A yes/no read from a list item as its lead-in's party's own sentence (`_as_lead_ins_sentence`), quoted
+    from the item's own words."""
+    got = _as_lead_ins_sentence(ctx, i)
+    if got is None:
+        return None
+    seg, body, shift = got
+    h = find_bool(seg, 0, true_if=f.true_if, false_if=f.false_if)
+    if h is None or h.end - shift <= 0:
+        return None
+    return Hit(value=h.value, start=body + max(h.start - shift, 0), end=body + h.end - shift)
+
+
+def _lead_in(ctx: _Context, i: int) -> int | None:
+    """The passage ending in ":" that the list item `i` hangs from, if it is one."""
+    items = ctx.passages.items
+    for j in range(i - 1, max(i - 13, -1), -1):
+        q = items[j]
+        if ctx.text[q.start : q.end].rstrip().endswith(":"):
+            return j if ctx.passages.with_list(j)[1] >= items[i].end else None
+    return None
