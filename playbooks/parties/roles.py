@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_ways, payments
+from playbooks.parties.nda import mutual, nda_evidence, role_term
 from playbooks.parties.reading import Party
-from playbooks.parties.scan import THE, Text, term_leads, word_starts
+from playbooks.parties.scan import Text, term_leads_or_the, term_rx, word_starts
 
 __all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
 
@@ -126,19 +127,14 @@ _MADE_LEADS = ("manufactured", "produced", "developed", "designed", "built", "ma
 _MADE = "(?:" + "|".join(_MADE_LEADS) + ")"
 
 
-def _term_leads(*spellings: str) -> tuple[str, ...] | None:
-    leads = term_leads(spellings)
-    return None if leads is None else (*leads, THE)
-
-
 def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
     """(buyer score, seller score, the phrases that earned them, each with its side) for one defined term."""
     # a term defined in capitals ("LEADER") is often written in title case in the body ("Leader shall pay");
     # its cues stay case-sensitive so that "LEADER" is not the word "leader"
     titled = term.isupper() and len(term) > 3
-    spelt = _term_rx(term) + (f"|{_term_rx(term.title())}" if titled else "")
+    spelt = term_rx(term) + (f"|{term_rx(term.title())}" if titled else "")
     t = r"(?<![A-Za-z])(?:the\s+)?(?:" + spelt + r")(?:'s|’s)?(?![a-z])"
-    led = _term_leads(term, *((term.title(),) if titled else ()))
+    led = term_leads_or_the(term, *((term.title(),) if titled else ()))
     buyer = seller = 0
     why: list[tuple[str, str]] = []
     low = term.lower()
@@ -259,93 +255,6 @@ def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
     return buyer, seller, why
 
 
-_RECEIVING_WORDS = ("recipient", "receiving", "receiver", "recipients")
-_DISCLOSING_WORDS = ("discloser", "disclosing", "disclosers", "providing", "furnishing")
-
-
-def _role_term(term: str) -> bool:
-    low = term.lower()
-    return any(re.search(rf"\b{w}\b", low) for w in (*_RECEIVING_WORDS, *_DISCLOSING_WORDS))
-
-
-def _nda_evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
-    """(receiving score, disclosing score, the phrases that earned them) for one party of an NDA: what it is
-    called and whether the contract discloses to it or protects its information (not who pays or provides:
-    a vendor often receives its customer's information)."""
-    t = r"(?<![A-Za-z])(?:the\s+)?" + _term_rx(term) + r"(?![a-z])"
-    own = _term_rx(term) + r"(?:'s|’s)"
-    led = _term_leads(term)
-    receiving = disclosing = 0
-    why: list[tuple[str, str]] = []  # (the side, as in `_evidence`: receiving is "buyer"), the phrase
-    low = term.lower()
-    if any(re.search(rf"\b{w}\b", low) for w in _RECEIVING_WORDS):
-        receiving += 3
-        why.append(("buyer", f"its defined term “{term}”"))
-    if any(re.search(rf"\b{w}\b", low) for w in _DISCLOSING_WORDS):
-        disclosing += 3
-        why.append(("seller", f"its defined term “{term}”"))
-    cues = (
-        (
-            "receiving",
-            r"\b(?:disclos|furnish|provid|made\s+available|deliver)\w*\s+(?:\w+\s+){0,4}?to\s+" + t,
-            word_starts("disclos", "furnish", "provid", "made", "deliver"),
-        ),
-        (
-            "receiving",
-            t + r"\s+(?:shall|will|agrees?\s+to|must)\s+(?:\w+\s+){0,3}?(?:not\s+disclose|keep|hold|protect|"
-            r"maintain|treat|return|destroy|use\s+(?:the|such|any)\s+(?:\w+\s+)?(?:information|material))",
-            led,
-        ),
-        # the party that acknowledges what the information is, or promises what it will do with it
-        (
-            "receiving",
-            t
-            + r"\s+(?:understands|acknowledges|recognizes|recognises)\s+(?:and\s+(?:agrees|acknowledges)\s+)?"
-            r"that\s+(?:the|all|any|such)\s+(?:\w+\s+){0,2}?(?:information|material)",
-            led,
-        ),
-        (
-            "disclosing",
-            own + r"\s+(?:\w+\s+)?(?:con\S{1,2}dential|proprietary)\s+(?:information|material)",
-            led,
-        ),
-        (
-            "disclosing",
-            r"\b(?:disclosed|furnished|provided|supplied)\s+(?:\w+\s+){0,2}?by\s+" + t,
-            word_starts("disclosed", "furnished", "provided", "supplied"),
-        ),
-        (
-            "disclosing",
-            r"\b(?:received|obtained)\s+(?:\w+\s+){0,2}?from\s+" + t,
-            word_starts("received", "obtained"),
-        ),
-    )
-    # the information may be used only for work done for one party ("solely for the purpose of quoting and
-    # manufacturing products for Champion"): that party is the one disclosing — the plainest sign of whose
-    # the information is, so it counts three times
-    served = (
-        r"\b(?:solely|only|exclusively)\s+(?:for|in\s+connection\s+with)\s+the\s+purposes?\s+of\s+[^.;]{0,80}?"
-        r"\b(?:for|to)\s+(?:or\s+on\s+behalf\s+of\s+)?" + t
-    )
-    flags = re.IGNORECASE if not term.isupper() else 0
-    served_leads = word_starts("solely", "only", "exclusively")
-    for side, rx, leads, weight in (
-        *((side, rx, leads, 1) for side, rx, leads in cues),
-        ("disclosing", served, served_leads, 3),
-    ):
-        hits = text.findall(rx, flags, leads, limit=5)
-        if not hits:
-            continue
-        n = len(hits) * weight
-        if side == "receiving":
-            receiving += n
-        else:
-            disclosing += n
-        phrase = "“" + " ".join(hits[0].group(0).split())[:70] + "”"
-        why.append(("buyer" if side == "receiving" else "seller", phrase))
-    return receiving, disclosing, why
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoleBinding:
     """Which parties are *us* and which are *them*, how that was decided, and whether it holds."""
@@ -418,10 +327,10 @@ def resolve_roles(
             basis=f"named by the user (--we {we!r}): “{ours[0].defined_as}” is us",
         )
     side = _SIDE_OF_ROLE.get(our_role)
-    if our_role in ("recipient", "discloser") and len(parties) >= 2 and (cue := _mutual(text)):
+    if our_role in ("recipient", "discloser") and len(parties) >= 2 and (cue := mutual(text)):
         # in a mutual NDA each party discloses and receives: whichever we are, we hold the reviewed role
         # "Receiving Party" / "Disclosing Party" name the roles each party takes in turn, not parties
-        named_parties = [p for p in parties if not _role_term(p.defined_as)]
+        named_parties = [p for p in parties if not role_term(p.defined_as)]
         both = tuple(named_parties) if len(named_parties) >= 2 else tuple(parties)
         named = " and ".join(f"“{p.defined_as}”" for p in both)
         return RoleBinding(
@@ -450,7 +359,7 @@ def resolve_roles(
     both_ways = None if pays is None else paid_both_ways(text, parties, pays=pays)
     scored: list[_Scored] = []
     for p in parties:
-        b, s, why = _nda_evidence(scan, p.defined_as) if nda else _evidence(scan, p.defined_as)
+        b, s, why = nda_evidence(scan, p.defined_as) if nda else _evidence(scan, p.defined_as)
         if p.defined_as in flows:
             way, quote = flows[p.defined_as]
             if way == "payer":
@@ -510,51 +419,6 @@ def resolve_roles(
     )
 
 
-# an NDA under which each party discloses and receives
-_MUTUAL = (
-    re.compile(
-        r"\b(?:mutual|reciprocal|two-way|bilateral)\s+(?:non-?disclosure|confidentiality|nda|secrecy)\b", re.I
-    ),
-    re.compile(
-        r"\b(?:each|either)\s+(?:party|of\s+the\s+parties)\b[^.;]{0,40}?\b(?:receiving|that\s+receives|who\s+receives"
-        r"|which\s+receives|as\s+(?:a\s+)?(?:recipient|receiving\s+party))\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:one|either|each)\s+party\b[^.;]{0,80}?\b(?:disclos\w*|reveal\w*|furnish\w*|made\s+available|provid\w*|"
-        r"transmit\w*)\b[^.;]{0,40}?\bto\s+the\s+other\s+party\b",
-        re.I,
-    ),
-    re.compile(
-        r"\bthe\s+party\s+(?:receiving|that\s+receives|which\s+receives)\b[^.;]{0,60}\b(?:from\s+)?the\s+other\b",
-        re.I,
-    ),
-    # "X and Y may disclose to each other", "the mutual protection of information", "each of X and Y may
-    # disclose … to the other party": information flows both ways
-    re.compile(
-        r"\b(?:disclos\w*|provid\w*|furnish\w*|exchang\w*|shar(?:e|es|ed|ing)|deliver\w*|reveal\w*)\s+(?:\w+\s+){0,3}?"
-        r"(?:to|with)\s+(?:each\s+other|one\s+another)\b",
-        re.I,
-    ),
-    re.compile(r"\bmutual\s+(?:protection|disclosure|exchange)\s+of\s+(?:\w+\s+){0,2}?information\b", re.I),
-    re.compile(
-        r"\beach\s+of\s+[^.;]{1,60}?\s+(?:may|shall|will|wish(?:es)?\s+to|intends?\s+to)\s+(?:\w+\s+){0,3}?"
-        r"(?:disclos|furnish|provid|deliver|exchang)\w*\b[^.;]{0,60}?\bto\s+the\s+other\b",
-        re.I,
-    ),
-)
-
-
-def _mutual(text: str) -> str | None:
-    """The words that make an NDA mutual (in its title or opening pages), or None."""
-    head = text[:6000]
-    for rx in _MUTUAL:
-        m = rx.search(head)
-        if m:
-            return " ".join(m.group(0).split())[:70]
-    return None
-
-
 def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = "customer") -> str:
     """The regex for `{us}` (side "us") or `{them}` in a playbook pattern, bound to this contract.
 
@@ -566,16 +430,12 @@ def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = 
     if binding is None or not binding.resolved:
         return generic
     terms = binding.us_terms if side == "us" else binding.them_terms
-    alts = sorted({_term_rx(t) for t in terms}, key=len, reverse=True)
+    alts = sorted({term_rx(t) for t in terms}, key=len, reverse=True)
     if not alts:
         return generic
     both = "|".join(
-        sorted({_term_rx(t) for t in (*binding.us_terms, *binding.them_terms)}, key=len, reverse=True)
+        sorted({term_rx(t) for t in (*binding.us_terms, *binding.them_terms)}, key=len, reverse=True)
     )
     # "Either Flotek or FCC may terminate" speaks of each party, so of this side too
     either = rf"either\s+(?:the\s+)?(?:{both})\s+or\s+(?:the\s+)?(?:{both})"
     return "(?:" + either + "|" + "|".join(alts) + ")"
-
-
-def _term_rx(term: str) -> str:
-    return re.escape(term).replace(r"\ ", r"\s+")

@@ -20,7 +20,7 @@ import re
 import string
 from collections.abc import Iterable
 
-__all__ = ["THE", "Text", "term_leads", "word_starts"]
+__all__ = ["THE", "Text", "term_leads", "term_leads_or_the", "term_rx", "word_starts"]
 
 #: a lead for "the" and whitespace before one of the other leads (a term's "(?:the\s+)?")
 THE = "the\\s+"
@@ -51,6 +51,17 @@ def term_leads(spellings: Iterable[str]) -> tuple[str, ...] | None:
             return None
         leads.append(m.group(0))
     return tuple(leads)
+
+
+def term_leads_or_the(*spellings: str) -> tuple[str, ...] | None:
+    """The leads of a cue that begins with a party's term or "the" before it."""
+    leads = term_leads(spellings)
+    return None if leads is None else (*leads, THE)
+
+
+def term_rx(term: str) -> str:
+    """A defined term as a pattern, any run of whitespace between its words."""
+    return re.escape(term).replace(r"\ ", r"\s+")
 
 
 class Text:
