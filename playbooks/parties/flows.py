@@ -70,6 +70,14 @@ def _payment(text: Text, payer: Party, payee: Party) -> str | None:
             payer_leads,
         ),
         (rf"{p}\s+(?i:pays|remits)\s+(?:(?i:to)\s+)?{q}{NOT_A_PRICE}", payer_leads),
+        # into the payee's account: "P shall remit the fees into the account designated by Q", "P will pay
+        # the price to the bank account of Q"
+        (
+            rf"{p}\s+{_WILL}(?:\s+\w+){{0,3}}?\s+(?i:pay|remit|transfer|deposit|wire){NOT_A_PRICE}\s+[^.;]{{0,60}}?(?i:into|to)\s+(?:(?i:the|an?)\s+)?"
+            rf"(?i:bank\s+)?(?i:accounts?)\s+(?:\w+\s+){{0,2}}?(?i:of|designated\s+by|nominated\s+by|specified\s+by|"
+            rf"held\s+by|notified\s+by)\s+{q}",
+            payer_leads,
+        ),
         # the passive only of a price ("fees payable by the Distributor to S2K"), not of "all amounts payable
         # by X to Y under the Agreement" that a security or set-off clause speaks of
         (

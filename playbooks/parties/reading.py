@@ -251,6 +251,10 @@ def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
         # a label before each party: "BETWEEN: A Ltd. (the “A”), located at … Hong Kong. AND: B"
         r"|\b(?:and|AND|And)\s*:"
+        # a label before the name: "The Covenanter: The Huang Jia Club Inc. (hereinafter referred to as
+        # Party A)", "Licensor: Acme Ltd"
+        r"|\b(?:The\s+|the\s+)?(?:Covenanters?|Contracting\s+Party|Party\s+[A-H1-9]|Parties|Licensor|Licensee|"
+        r"Supplier|Customer|Client|Seller|Buyer|Purchaser|Vendor|Contractor|Distributor)\s*:\s*(?=(?:the\s+|The\s+)?[A-Z])"
         # "the provision of Services by Datec (PNG) LTD (Datec) to the Bank of South Pacific Limited (BSP)"
         r"|(?<!represented\s)(?<!signed\s)(?<!owned\s)(?<!controlled\s)\bby\s+(?=[A-Z])|\)\s*to\s+(?=(?:the\s+)?[A-Z])"
         # a form's blank for the party before: "by and between ________ and Arden Corp."

@@ -10,6 +10,7 @@ from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_way
 from playbooks.parties.nda import mutual, nda_evidence, role_term
 from playbooks.parties.reading import Party
 from playbooks.parties.scan import Text, term_leads_or_the, term_rx, word_starts
+from playbooks.parties.standins import stand_ins
 
 __all__ = ["GENERIC", "RoleBinding", "resolve_roles", "role_alternation"]
 
@@ -154,7 +155,13 @@ def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
             r"(?!\s+(?:\w+\s+){0,2}?compensation\b)" + NOT_A_PRICE,
             led,
         ),
-        ("buyer", r"\b(?:pay|invoice)\w*\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t, _PAY_LEADS),
+        # "paid by X", "payable to the Supplier by X" — not "the amount invoiced to it by X" (who invoices
+        # sells)
+        (
+            "buyer",
+            r"\b(?:pay\w*|invoice(?!d\b)\w*)\s+(?:to\s+)?(?:the\s+)?(?:\w+\s+){0,2}?by\s+" + t,
+            _PAY_LEADS,
+        ),
         ("buyer", _VERBS_SELLER + r"\w*\s+(?:\w+\s+){0,5}?(?:to|for)\s+" + t, _VERB_LEADS),
         (
             "buyer",
@@ -238,6 +245,8 @@ def _evidence(text: Text, term: str) -> tuple[int, int, list[tuple[str, str]]]:
             rf"\b{_MADE}\s+(?:\w+\s+){{0,2}}?by\s+" + t + r"\s+for\s+(?:the\s+)?(?-i:[A-Z])",
             word_starts(*_MADE_LEADS),
         ),
+        # "the full amount invoiced to it by the Supplier": the one who invoices is paid
+        ("seller", r"\binvoiced\s+(?:to\s+(?:it|them|\w+)\s+)?by\s+" + t, word_starts("invoiced")),
     )
     flags = re.IGNORECASE if not term.isupper() else 0
     for k, (side, rx, leads) in enumerate(cues):
@@ -326,6 +335,16 @@ def resolve_roles(
             via="we",
             basis=f"named by the user (--we {we!r}): “{ours[0].defined_as}” is us",
         )
+    found = _by_contract(text, parties, our_role)
+    if found.resolved:
+        return found
+    # the contract's duties written of roles no party read is called by ("the Supplier shall …" after a
+    # preamble that names two companies and no roles): the roles are bound instead
+    return _by_stand_ins(text, parties, our_role) or found
+
+
+def _by_contract(text: str, parties: Sequence[Party], our_role: str) -> RoleBinding:
+    """Us and them by what the parties read from the preamble are called and do."""
     side = _SIDE_OF_ROLE.get(our_role)
     if our_role in ("recipient", "discloser") and len(parties) >= 2 and (cue := mutual(text)):
         # in a mutual NDA each party discloses and receives: whichever we are, we hold the reviewed role
@@ -417,6 +436,54 @@ def resolve_roles(
         basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)"
         + (f"; money is paid both ways (“{both_ways[0]}”, “{both_ways[1]}”)" if both_ways else ""),
     )
+
+
+def _by_stand_ins(text: str, parties: Sequence[Party], our_role: str) -> RoleBinding | None:
+    """Us and them bound to the roles the contract writes its duties of (see `standins`), when each role's
+    own words put it on its side; None when the contract's duties are not written of such roles."""
+    side = _SIDE_OF_ROLE.get(our_role)
+    nda = our_role in ("recipient", "discloser")
+    pair = None if side is None else stand_ins(text, parties, nda=nda)
+    if pair is None:
+        return None
+    scan = Text(text)
+    read = nda_evidence if nda else _evidence
+    first, other = pair  # the buyer's (receiving) role, the seller's (disclosing) role or None
+    fb, fs, first_why = read(scan, first.defined_as)
+    if fb - fs < 2:
+        return None
+    if other is not None:
+        ob, os_, other_why = read(scan, other.defined_as)
+        if os_ - ob < 2:
+            return None
+        others: tuple[Party, ...] = (other,)
+    elif nda and side == "buyer":
+        # a one-way NDA whose disclosing side is only a party read from the preamble (“Recipient” shall
+        # mean the adviser named at the foot; the coordinator discloses): the parties nothing discloses to
+        others = tuple(p for p in parties if (e := read(scan, p.defined_as))[0] == 0 and e[1] > 0)
+        other_why = [w for p in others for w in read(scan, p.defined_as)[2]]
+    else:
+        return None
+    if not others:
+        return None
+    ours, theirs = ((first,), others) if side == "buyer" else (others, (first,))
+    us_why, them_why = (first_why, other_why) if side == "buyer" else (other_why, first_why)
+    theirs_side = "seller" if side == "buyer" else "buyer"
+    named = " and ".join(f"“{p.defined_as}”" for p in parties)
+    roles = " and ".join(f"“{p.defined_as}”" for p in (first, *((other,) if other else ())))
+    if len(parties) >= 2 and other is not None:
+        untied = f" without saying which of {named} is which"
+    else:
+        untied = f", which its preamble ({named or 'no party read'}) does not name"
+    basis = (
+        f"the contract writes its duties of {roles}{untied}"
+        + f": “{ours[0].defined_as}” is us (the {our_role}) by its own words in the contract: "
+        + ", ".join(dict.fromkeys(w for k, w in us_why if k == side))
+    )
+    them_words = ", ".join(dict.fromkeys(w for k, w in them_why if k == theirs_side))
+    if them_words:
+        basis += f"; “{theirs[0].defined_as}” is them: " + them_words
+    return RoleBinding(us=ours, them=theirs, our_role=our_role, via="contract", basis=basis)
 
 
 def role_alternation(binding: RoleBinding | None, side: str, *, our_role: str = "customer") -> str:
