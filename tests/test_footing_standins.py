@@ -117,3 +117,37 @@ def test_the_party_that_pays_into_the_others_account_is_the_customer() -> None:
     roles = resolve_roles(INTO_ACCOUNT, parties, "customer")
     assert [p.defined_as for p in roles.us] == ["Party A"]
     assert "into the account designated by" in roles.basis
+
+
+REDACTED = (
+    'SUPPLY AGREEMENT made by and between Orrin Bay Roasters LLC ("Company"), and XXXXXXXXXXXX ("Buyer"). '
+    "The Buyer shall purchase the beans. The Company shall ship them.\n"
+)
+
+
+def test_a_name_redacted_from_a_filing_is_no_partys_name() -> None:
+    parties = read_parties(REDACTED)
+    assert [(p.defined_as, p.name) for p in parties] == [("Company", "Orrin Bay Roasters LLC"), ("Buyer", "")]
+
+
+MIRRORED = (
+    "NON-SOLICITATION AND CONFIDENTIALITY AGREEMENT\n\n"
+    'This Agreement is made between Fenwick Analytics Inc. ("Fenwick") and Drover Labs LLC ("Drover").\n\n'
+    "ARTICLE 4. CONFIDENTIALITY\n"
+    "4.1 Drover's Confidential Information means its price lists. Fenwick shall not use or disclose any of "
+    "Drover's Confidential Information.\n"
+    "4.2 Fenwick's Confidential Information means its customer lists. Drover shall not use or disclose any "
+    "of Fenwick's Confidential Information.\n"
+)
+
+
+def test_an_nda_written_as_two_mirrored_sections_is_mutual() -> None:
+    roles = resolve_roles(MIRRORED, read_parties(MIRRORED), "recipient")
+    assert roles.resolved and "mutual" in roles.basis
+    assert [p.defined_as for p in roles.us] == ["Fenwick", "Drover"]
+
+
+def test_one_partys_information_protected_twice_is_not_mutual() -> None:
+    one_way = MIRRORED.split("4.2")[0] + "4.2 Fenwick shall return Drover's Confidential Information.\n"
+    roles = resolve_roles(one_way, read_parties(one_way), "recipient")
+    assert "mutual" not in roles.basis

@@ -7,7 +7,7 @@ import re
 
 from playbooks.parties.scan import Text, term_leads_or_the, term_rx, word_starts
 
-__all__ = ["mutual", "nda_evidence", "role_term"]
+__all__ = ["mirrored", "mutual", "nda_evidence", "role_term"]
 
 _RECEIVING_WORDS = ("recipient", "receiving", "receiver", "recipients")
 _DISCLOSING_WORDS = ("discloser", "disclosing", "disclosers", "providing", "furnishing")
@@ -139,3 +139,24 @@ def mutual(text: str) -> str | None:
         if m:
             return " ".join(m.group(0).split())[:70]
     return None
+
+
+def mirrored(text: str, terms: list[str]) -> str | None:
+    """The words that make an NDA mutual when it is written as two mirrored sections, each protecting one
+    party's information from the other ("Seller shall not disclose CompuCom's Confidential Information",
+    "CompuCom shall not disclose Seller's Confidential Information"): each of two parties' own confidential
+    information spoken of at least twice, each party bound not to disclose or use the other's; else None."""
+    if len(terms) != 2:
+        return None
+    owned = []
+    for term, other in (terms, terms[::-1]):
+        own = rf"(?<![A-Za-z]){term_rx(term)}(?:'s|’s)\s+(?i:con\S{{1,2}}dential|proprietary)\s+(?i:information)\b"
+        duty = (
+            rf"(?<![A-Za-z])(?:the\s+)?{term_rx(other)}\s+(?:shall|will|agrees\s+(?:that\s+it\s+will|to))\s+"
+            rf"(?:not|(?:\w+\s+){{0,3}}?(?:protect|safeguard|hold|keep))\b[^.]{{0,200}}?{own}"
+        )
+        hits = re.findall(own, text)
+        if len(hits) < 2 or not re.search(duty, text):
+            return None
+        owned.append(" ".join(hits[0].split()))
+    return f"{owned[0]} … {owned[1]}"

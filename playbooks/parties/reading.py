@@ -311,8 +311,9 @@ def _after_definition(text: str, at: int, lo: int) -> str:
     return name
 
 
-# a form's blank to be filled in: "________", "[ ]", "[_____]", "[•]"
-_BLANK = r"(?:_{3,}|\[\s*[_*·•●]*\s*\]|(?<!\S)[●•](?!\S)|…{2,}|\.{5,})"
+# a form's blank to be filled in: "________", "[ ]", "[_____]", "[•]"; a name redacted from a filing:
+# "XXXXXXXX", "[***]", "*****" (no party's name)
+_BLANK = r"(?:_{3,}|\[\s*[_*·•●]*\s*\]|(?<!\S)[●•](?!\S)|…{2,}|\.{5,}|(?<![A-Za-z])X{3,}(?![A-Za-z])|\*{3,})"
 
 
 def _unblanked(name: str) -> str:

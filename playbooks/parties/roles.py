@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playbooks.parties.flows import NOT_A_PRICE, one_way_payments, paid_both_ways, payments
-from playbooks.parties.nda import mutual, nda_evidence, role_term
+from playbooks.parties.nda import mirrored, mutual, nda_evidence, role_term
 from playbooks.parties.reading import Party
 from playbooks.parties.scan import Text, term_leads_or_the, term_rx, word_starts
 from playbooks.parties.standins import stand_ins
@@ -346,7 +346,11 @@ def resolve_roles(
 def _by_contract(text: str, parties: Sequence[Party], our_role: str) -> RoleBinding:
     """Us and them by what the parties read from the preamble are called and do."""
     side = _SIDE_OF_ROLE.get(our_role)
-    if our_role in ("recipient", "discloser") and len(parties) >= 2 and (cue := mutual(text)):
+    if (
+        our_role in ("recipient", "discloser")
+        and len(parties) >= 2
+        and (cue := mutual(text) or mirrored(text, [p.defined_as for p in parties]))
+    ):
         # in a mutual NDA each party discloses and receives: whichever we are, we hold the reviewed role
         # "Receiving Party" / "Disclosing Party" name the roles each party takes in turn, not parties
         named_parties = [p for p in parties if not role_term(p.defined_as)]
