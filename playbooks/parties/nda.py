@@ -150,7 +150,10 @@ def mirrored(text: str, terms: list[str]) -> str | None:
         return None
     owned = []
     for term, other in (terms, terms[::-1]):
-        own = rf"(?<![A-Za-z]){term_rx(term)}(?:'s|’s)\s+(?i:con\S{{1,2}}dential|proprietary)\s+(?i:information)\b"
+        own = (
+            rf"(?<![A-Za-z]){term_rx(term)}(?:'s|’s)\s+(?i:con\S{{1,2}}dential|proprietary)\s+"
+            r"(?i:information)\b"
+        )
         duty = (
             rf"(?<![A-Za-z])(?:the\s+)?{term_rx(other)}\s+(?:shall|will|agrees\s+(?:that\s+it\s+will|to))\s+"
             rf"(?:not|(?:\w+\s+){{0,3}}?(?:protect|safeguard|hold|keep))\b[^.]{{0,200}}?{own}"
