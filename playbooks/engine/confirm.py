@@ -58,7 +58,10 @@ def _relocate(
         cand = region_around(ctx, i, via, excluded, lambda j: hits.get(j, 0) * 2)
         seen.update(cand.passages)
         vals = {f.name: v for f in clause.fields if (v := _extract_field(ctx, cand, f)) is not None}
-        n = (_reads(vals, fields), _reads(vals, list(vals)))
+        # a value read `anywhere` in the contract says nothing of the candidate ("a deposit of …" in another
+        # article would make every candidate one that states its terms)
+        local = {k: v for k, v in vals.items() if cand.start <= v.scope[0] < cand.end}
+        n = (_reads(local, fields), _reads(local, list(local)))
         if n[0] and (best is None or n > best[0]):
             best = (n, cand, vals)
     return (best[1], best[2]) if best else None
