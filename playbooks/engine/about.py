@@ -221,6 +221,13 @@ def off_subject(
     where = heading_at(ctx, clause, i)
     if where is not None and where[0] == "own":
         return None
+    if where is not None and where[1] in _EXCUSES and _EXCUSED.search(ctx.text, p.start, p.end):
+        # "Neither Party shall be liable … for any direct, indirect, consequential … damages arising out of
+        # the suspension … by reason of Force Majeure": the liability excused under an excuse's heading is
+        # the event's, whatever kinds of loss it names — no limit on liability
+        return (
+            f"it sits under a heading of another clause ({where[1]}): the liability it excuses is the event's"
+        )
     if where is not None and not _states_subject(ctx, clause, i, hits):
         return f"it sits under a heading of another clause ({where[1]}) and does not state its subject"
     if strict and clause.about and not _states_subject(ctx, clause, i, hits):
@@ -242,6 +249,15 @@ def _other_sides(ctx: _Context, clause: CompiledClause, i: int) -> str | None:
         return f"it states a promise of {' '.join(who.split())}, the other side"
     return None
 
+
+#: clauses that excuse a party for an event: a sentence under their heading that frees a party of liability
+#: is the excuse, not a limitation of liability
+_EXCUSES = frozenset({"force majeure"})
+_EXCUSED = re.compile(
+    r"\b(?:(?:not|never)\s+be\s+(?:held\s+)?(?:liable|responsible)|(?:have|bear|incur)\s+no\s+liabilit)"
+    r"|\b(?:neither|no)\s+(?:\w+\s+){0,3}?(?:shall|will)\s+(?:\w+\s+)?be\s+(?:held\s+)?(?:liable|responsible)\b",
+    re.IGNORECASE,
+)
 
 # what a party promises: the verb after its subject ("Supplier warrants", "TAG will treat", "X agrees to")
 _PROMISE = re.compile(
