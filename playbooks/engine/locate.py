@@ -168,6 +168,13 @@ def _locator_region(
     span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
     a, b = span if span else ctx.passages.with_list(i)
     idx = tuple(j for j in ctx.passages.within(a, b) if j == i or j not in excluded) or (i,)
+    hits = _passage_hits(ctx, clause.patterns)
+    worded = [j for j in idx if j in hits and j not in excluded and not items[j].heading]
+    if i not in hits and worded:
+        # the clause holds a sentence in the rule's own words: that one is the clause quoted, not the one the
+        # head rates highest ("This Agreement will be effective when signed …" beside "This Agreement shall
+        # terminate if …", for when the agreement ends)
+        i = max(worded, key=lambda j: (hits[j], -j))
     return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
 
 
