@@ -63,7 +63,14 @@ def _extract_field(
             return w
     if f.spec.anywhere and (v is None or v.inferred):
         near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
-        w = _extract_in(ctx, region, f, [i for i in near if not ctx.passages.items[i].heading], default=False)
+        items = ctx.passages.items
+        # a heading is never the clause: "[No Modification Except in Writing]." states no term of its own
+        near = [
+            i
+            for i in near
+            if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
+        ]
+        w = _extract_in(ctx, region, f, near, default=False)
         if w is not None:
             return w
     return v
