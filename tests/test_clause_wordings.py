@@ -1,11 +1,13 @@
 """Clauses written in words the rules did not know, found; and the new words kept off other clauses. The
 eighth wave's classes: payment stated as instalments tied to events or to a date (an amount "due upon" an
 event, a share of the price on an order's acceptance and the balance on shipping documents, a fixed sum
-"within … days after" a date, costs "invoiced … on a quarterly basis"); a payment clause under its own heading
-kept where a value read elsewhere in the contract made another article look like the clause; arbitration that
-a party "must submit the dispute to"; a warranty worded as a duty that the work meet the law, or a professional
-attitude in the services; a purpose limitation worded as information "not … used outside the scope of this
-Agreement". Each agreement is written for these tests, one behaviour each."""
+"within … days after" a date, costs "invoiced … on a quarterly basis"); a payment clause under its own
+heading kept where a value read elsewhere in the contract made another article look like the clause;
+arbitration that a party "must submit the dispute to"; a warranty worded as a duty that the work meet the law,
+or a professional attitude in the services; a purpose limitation worded as information "not … used outside
+the scope of this Agreement". And the wrong clause: a force-majeure damages sentence, a product-liability
+heading, a heading about what the parties do, the clause saying when the agreement takes effect, a bracketed
+heading. Each agreement is written for these tests, one behaviour each."""
 
 from __future__ import annotations
 
@@ -137,10 +139,10 @@ def test_a_duty_to_submit_the_dispute_to_arbitration_is_the_dispute_clause() -> 
     """'the aggrieved party must submit the dispute to binding arbitration in accordance with the rules of
     the …' after a negotiation step, under a run-in heading the parser does not read as a section."""
     dr = _by_rule(
-        "2. General. (a) Notices are given in writing. (b) Disputes. The parties shall first try to settle any "
-        "disagreement through good faith talks for twenty (20) days. Failing that, the aggrieved party must "
-        "submit the dispute to binding arbitration in accordance with the rules of the International Centre "
-        "for Dispute Resolution."
+        "2. General. (a) Notices are given in writing. (b) Disputes. The parties shall first try to settle "
+        "any disagreement through good faith talks for twenty (20) days. Failing that, the aggrieved party "
+        "must submit the dispute to binding arbitration in accordance with the rules of the International "
+        "Centre for Dispute Resolution."
     )["dispute_resolution"]
     assert _outcome(dr) != "missing"
     assert "submit the dispute to binding arbitration" in _quoted(dr)
@@ -183,9 +185,9 @@ def test_a_professional_attitude_in_the_services_is_a_warranty() -> None:
 def test_our_duty_that_our_use_complies_with_law_is_no_warranty() -> None:
     """'Client shall ensure that its use of the services complies with applicable laws' is the customer's
     duty about its own use, not a promise about the supplier's work."""
-    w = _by_rule(
-        "2. Use. Client shall ensure that its use of the services complies with applicable laws."
-    )["warranties"]
+    w = _by_rule("2. Use. Client shall ensure that its use of the services complies with applicable laws.")[
+        "warranties"
+    ]
     assert _outcome(w) == "missing"
 
 
@@ -204,7 +206,107 @@ def test_information_not_used_outside_the_agreements_scope_is_a_purpose_limitati
 
 def test_a_product_not_used_outside_a_study_is_no_data_clause() -> None:
     """'will not use the samples outside of the scope of the trial' limits a thing, not information."""
-    data = _by_rule(
-        "2. Samples. Consultant will not use the samples outside of the scope of the trial."
-    )["customer_data_use"]
+    data = _by_rule("2. Samples. Consultant will not use the samples outside of the scope of the trial.")[
+        "customer_data_use"
+    ]
     assert "outside of the scope" not in _quoted(data)
+
+
+# ------------------------------------------------------------------------------------- the wrong clause
+
+EXCUSE = (
+    "9. Force Majeure\n\nA party prevented from performing by an event beyond its reasonable control shall "
+    "notify the other party promptly, and its performance shall be suspended while the event continues. "
+    "Neither party shall be liable to the other for any direct, indirect or consequential damages arising "
+    "from a suspension of performance caused by such an event."
+)
+
+
+def test_a_force_majeure_damages_sentence_is_not_the_limitation_of_liability() -> None:
+    """'Neither party shall be liable … for any direct, indirect or consequential damages arising from a
+    suspension … caused by such an event' under a Force Majeure heading excuses the event: no limit on
+    liability, whatever kinds of loss it names."""
+    lol = _by_rule(EXCUSE)["limitation_of_liability"]
+    assert _outcome(lol) == "missing"
+    assert "suspension of performance" not in _quoted(lol)
+
+
+def test_a_limitation_of_liability_beside_a_force_majeure_clause_is_still_found() -> None:
+    cap = (
+        "10. Limitation of Liability. Neither party shall be liable for any indirect or consequential "
+        "damages, and each party's aggregate liability shall not exceed the fees paid in the twelve (12) "
+        "months preceding the claim."
+    )
+    lol = _by_rule(EXCUSE, cap)["limitation_of_liability"]
+    assert "aggregate liability shall not exceed" in _quoted(lol)
+    assert "suspension of performance" not in _quoted(lol)
+
+
+PRODUCT_LIABILITY = (
+    "8. Product Liability and Insurance\n\n8.1 Consultant shall indemnify Client against any liability for "
+    "death or personal injury caused by a defect in the reports, except to the extent the liability arises "
+    "from the wilful misconduct of Client.\n\n8.2 Consultant shall maintain product liability insurance of "
+    "no less than $2,000,000."
+)
+
+
+def test_a_product_liability_heading_is_not_the_limitation_of_liability() -> None:
+    """'8. Product Liability and Insurance' heads an indemnity and its insurance: the indemnity's exception
+    for the other's wilful misconduct is no carve-out from a cap the contract does not have."""
+    lol = _by_rule(PRODUCT_LIABILITY)["limitation_of_liability"]
+    assert _outcome(lol) == "missing"
+    assert "wilful misconduct" not in _quoted(lol)
+
+
+def test_product_liability_insurance_is_still_the_insurance_clause() -> None:
+    ins = _by_rule(PRODUCT_LIABILITY)["insurance"]
+    assert "product liability insurance" in _quoted(ins)
+
+
+def test_a_heading_about_what_the_parties_do_is_not_the_parties_clause() -> None:
+    """'12. Obligations of the Parties on Expiry' names the parties but says what they do: the parties
+    finding quotes the opening statement that names them."""
+    parties = _by_rule(
+        "12. Obligations of the Parties on Expiry. On expiry each party shall return the other's materials."
+    )["parties"]
+    assert "Obligations of the Parties" not in _quoted(parties)
+    assert "made between" in _quoted(parties)
+
+
+def test_a_first_party_after_between_and_a_comma_is_read() -> None:
+    """'by and between, A & B Holdings LLC, a Delaware company': the comma after 'between' and an
+    ampersand in the name do not hide the first party."""
+    text = (
+        "SERVICES AGREEMENT\n\nThis Services Agreement is made by and between, A & B Holdings LLC, a "
+        'Delaware company ("Client"), and Fenwick Advisory LLC ("Consultant"). Consultant shall provide '
+        "consulting services to Client.\n\n1. Governing Law. This Agreement is governed by the laws of the "
+        "State of New York.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    parties = {str(f.proposal.rule): f for f in result.findings}["parties"]
+    assert _value(parties, "first_party") == "A & B Holdings LLC"
+
+
+def test_the_end_of_the_term_is_read_from_the_clause_saying_when_it_ends() -> None:
+    """'This Agreement shall come into force when signed …' says when it takes effect; 'This Agreement shall
+    terminate when the project is completed and accepted' says when it ends, and is the clause quoted."""
+    term = _by_rule(
+        "7. Term and Termination\n\n7.1 This Agreement shall come into force when signed by both parties and "
+        "when the related supply contract has been executed.\n\n7.2 This Agreement shall terminate when the "
+        "project is completed and accepted by Client, unless terminated earlier under this Article 7."
+    )["expiration_date"]
+    assert "shall terminate when" in _quoted(term)
+
+
+def test_a_bracketed_heading_is_no_written_variation_term() -> None:
+    """'Section 9.5 [Amendments in Writing]. Amendments in Writing.' is a heading as filed: the written
+    variation is read from the sentence under it, which is what the finding quotes."""
+    ea = _by_rule(
+        "Section 9.4 [Entire Agreement]. Entire Agreement. This Agreement sets forth the entire agreement "
+        "between the parties and supersedes all prior understandings.",
+        "Section 9.5 [Amendments in Writing]. Amendments in Writing. This Agreement shall not be altered or "
+        "amended except by a writing signed by the party to be charged.",
+    )["entire_agreement"]
+    assert _value(ea, "written_variation") is True
+    assert "altered or amended except by a writing" in _quoted(ea)
+    assert "[Amendments in Writing]" not in _quoted(ea)
