@@ -310,3 +310,18 @@ def test_a_bracketed_heading_is_no_written_variation_term() -> None:
     assert _value(ea, "written_variation") is True
     assert "altered or amended except by a writing" in _quoted(ea)
     assert "[Amendments in Writing]" not in _quoted(ea)
+
+
+def test_a_company_abbreviation_in_the_preamble_does_not_end_it() -> None:
+    """'between Harrow Media, Inc., a Nevada corporation ("Harrow"), and quill.io, Inc. (formerly Quill
+    Labs, Inc.), …': the periods of 'Inc.' and of a domain name do not end the opening statement."""
+    text = (
+        "SERVICES AGREEMENT\n\nServices Agreement, effective as of May 2, 2001, between Harrow Media, Inc., a "
+        'Nevada corporation ("Client"), and quill.io, Inc. (formerly known as Quill Labs, Inc.), a Nevada '
+        'corporation ("Consultant"). Consultant shall provide consulting services to Client.\n\n'
+        "1. Governing Law. This Agreement is governed by the laws of the State of New York.\n"
+    )
+    result = review(document_from_text(text), load_playbook("msa-customer"))
+    parties = {str(f.proposal.rule): f for f in result.findings}["parties"]
+    assert _outcome(parties) == "standard"
+    assert str(_value(parties, "first_party")).startswith("Harrow Media")

@@ -169,12 +169,15 @@ def _locator_region(
     a, b = span if span else ctx.passages.with_list(i)
     idx = tuple(j for j in ctx.passages.within(a, b) if j == i or j not in excluded) or (i,)
     hits = _passage_hits(ctx, clause.patterns)
-    worded = [j for j in idx if j in hits and j not in excluded and not items[j].heading]
+    worded = [j for j in idx if j in hits and j not in excluded and not items[j].heading and j not in inside]
     if i not in hits and worded:
-        # the clause holds a sentence in the rule's own words: that one is the clause quoted, not the one the
-        # head rates highest ("This Agreement will be effective when signed …" beside "This Agreement shall
-        # terminate if …", for when the agreement ends)
-        i = max(worded, key=lambda j: (hits[j], -j))
+        # the clause holds a sentence in the rule's own words that the head rates above the one it read in its
+        # unit: that one is the clause quoted ("This Agreement will be effective when signed …" beside "This
+        # Agreement shall terminate if …", for when the agreement ends)
+        rated = scan.locator.score([ctx.text[items[j].start : items[j].end] for j in worded])[:, col]
+        k = int(rated.argmax())
+        if float(rated[k]) > float(scores.max()):
+            i = worded[k]
     return _Region(a, b, idx, i, "locator", dict.fromkeys(idx, 0))
 
 
