@@ -316,8 +316,8 @@ def test_a_company_abbreviation_in_the_preamble_does_not_end_it() -> None:
     """'between Harrow Media, Inc., a Nevada corporation ("Harrow"), and quill.io, Inc. (formerly Quill
     Labs, Inc.), …': the periods of 'Inc.' and of a domain name do not end the opening statement."""
     text = (
-        "SERVICES AGREEMENT\n\nServices Agreement, effective as of May 2, 2001, between Harrow Media, Inc., a "
-        'Nevada corporation ("Client"), and quill.io, Inc. (formerly known as Quill Labs, Inc.), a Nevada '
+        "SERVICES AGREEMENT\n\nServices Agreement, effective as of May 2, 2001, between Harrow Media, Inc., "
+        'a Nevada corporation ("Client"), and quill.io, Inc. (formerly known as Quill Labs, Inc.), a Nevada '
         'corporation ("Consultant"). Consultant shall provide consulting services to Client.\n\n'
         "1. Governing Law. This Agreement is governed by the laws of the State of New York.\n"
     )
