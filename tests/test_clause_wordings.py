@@ -105,7 +105,11 @@ def test_an_event_tied_price_increase_is_not_the_payment_clause() -> None:
     )
     pay = by["payment"]
     assert "anniversary" not in _quoted(pay)
-    assert "cost of the audit" not in _quoted(pay)
+    # the absence net may quote the audit sentence as one to read, never as the located clause
+    assert _outcome(pay) in {"missing", "needs_review"}
+    assert "cost of the audit" not in _quoted(pay) or "no clause of the kind was recognised" in str(
+        pay.proposal.claim
+    )
 
 
 PAYMENT_ARTICLE = (
