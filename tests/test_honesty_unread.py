@@ -70,11 +70,11 @@ def test_a_period_the_clause_gives_is_named_not_called_not_found() -> None:
     assert any("forty-five (45) working days" in q for q in _quotes(f))
 
 
-def test_a_clause_with_no_period_at_all_says_it_states_none() -> None:
+def test_a_clause_with_no_period_at_all_says_the_engine_read_none() -> None:
     f = _by_rule(_contract(NO_CURE_AT_ALL))["termination_for_cause"]
     claim = _claim(f)
     assert f.proposal.details["outcome"] == "needs_review"
-    assert "states no cure days" in claim
+    assert "the engine read no cure days" in claim
     assert "not read" not in claim and "not found" not in claim
 
 

@@ -103,7 +103,7 @@ def test_builtin_playbook_tests_pass(playbook_id: str) -> None:
         (
             "10.1 Each party's liability shall not exceed the fees paid under this Agreement.",
             "needs_review",
-            "states no cap months",
+            "read no cap months",
         ),
     ],
     ids=["red-line-before-standard", "standard", "words-disagree-with-digits", "value-missing"],

@@ -2,10 +2,11 @@
 
 "cure days not found in the clause" reads to a lawyer as "the contract does not say", which is false where the
 clause gives "forty-five (45) working days" and the engine could not tell that this is the cure period. So the
-engine says which of two things it knows: the clause it read holds nothing of the value's kind (no number of
-days, none of the words a "yes" is made of) — *not stated in the clause*; or it holds a candidate the engine
-could not place — *not read*, naming the candidate, which the finding quotes so the reader (and the ledger)
-sees it. This changes what a finding says, never its outcome.
+engine says which of two things it knows: the clause it read holds nothing of the value's kind (no number
+of days, none of the words a "yes" is made of) — "the engine read no cure days in the clause", which is what
+it knows (the located passage may be cut short of the value, so it never says the clause states none); or it
+holds a candidate the engine could not place — *not read*, naming the candidate, which the finding quotes so
+the reader (and the ledger) sees it. This changes what a finding says, never its outcome.
 """
 
 from __future__ import annotations
@@ -150,14 +151,15 @@ def say_unknown(
     clause: CompiledClause, unknown: Sequence[str], cands: Mapping[str, Candidate], *, where: str = ""
 ) -> str:
     """The values the engine has no reading of (none was extracted), each said truthfully: not read beside a
-    candidate; not stated where the clause holds nothing of the value's kind; else could not be read."""
+    candidate; "the engine read no …" where the clause holds nothing of the value's kind; else could not be
+    read."""
     kinds = {f.name: f.spec.type for f in clause.fields}
     parts = []
     for n in dict.fromkeys(unknown):
         if n in cands:
             parts.append(not_read(n, cands[n], where))
         elif kinds.get(n) in _KIND_OF_VALUE:
-            parts.append(f"the clause{where} states no {_name(n)}")
+            parts.append(f"the engine read no {_name(n)} in the clause{where}")
         else:
             parts.append(f"{_name(n)} could not be read from the clause{where}")
     return "; ".join(parts)
