@@ -270,7 +270,7 @@ def _in_words(hits: Sequence[Hit], seg: str, base: int, unit: str, *, cadence: b
         elif m["wd"]:
             years = int(m["wd"])
         elif m["w"]:
-            from playbooks.extract import words_to_number
+            from playbooks.numbers import words_to_number
 
             years = words_to_number(m["w"]) if not m["w"].isdigit() else int(m["w"])
         if years:
