@@ -249,3 +249,55 @@ def test_a_promise_of_each_of_several_parties_is_quoted_from_its_each() -> None:
     )
     assert _value(ns, "binds_customer") is True
     assert "of each party alike (“Each of Norvale and Kestrix shall”)" in ns.proposal.claim
+
+
+# --- our seat from the signing block's address, a city naming its jurisdiction ------------------------------
+
+SIGNED = (
+    "The Purchaser: Lotus Garden Holdings Inc. (hereinafter referred to as Party A) and the Provider: "
+    "Kestrel Design Studio (hereinafter referred to as Party B) hereby agree as follows."
+)
+
+
+def _signed_law(party_b_city: str) -> Any:
+    text = "\n\n".join(
+        [
+            "DESIGN SERVICES CONTRACT",
+            SIGNED,
+            "1. Services. Party B shall prepare the design drawings for Party A.",
+            "2. Fees. Party A shall remit the fees into the account designated by Party B.",
+            "3. Governing Law. This Contract is governed by the laws of Taiwan.",
+            "Party A: Lotus Garden Holdings Inc. Address: No. 8, Willow Road, Daan District, Taipei City",
+            f"Party B: Kestrel Design Studio Address: No. 2, Harbour Lane, {party_b_city}",
+        ]
+    )
+    result = review(document_from_text(text + "\n"), load_playbook("msa-customer"))
+    return result, {str(f.proposal.rule): f for f in result.findings}["governing_law"]
+
+
+def test_our_seat_is_read_from_the_signing_blocks_address_where_the_preamble_gives_none() -> None:
+    result, law = _signed_law("Kowloon, Hong Kong")
+    assert result.roles is not None and result.roles.resolved  # Party A pays: Party A is us
+    assert _outcome(law) == "standard"
+    assert "our own seat (Taiwan)" in law.proposal.claim
+
+
+def test_a_city_followed_by_another_jurisdiction_is_that_jurisdiction() -> None:
+    from playbooks.engine.seat import our_seat
+
+    text = "Party A: Lotus Ltd. Address: 4 King Street, London, Ontario\nParty B: Kestrel Inc. Address: Oslo"
+    seat = our_seat(
+        '(hereinafter referred to as Party A) and (hereinafter referred to as Party B). ' + text,
+        {"us": "Party A", "them": "Party B"},
+    )
+    assert [v.value for v in seat] == ["Ontario"]
+
+
+def test_a_label_inside_a_sentence_is_no_signing_block() -> None:
+    from playbooks.engine.seat import our_seat
+
+    text = (
+        "(hereinafter referred to as Party A) and (hereinafter referred to as Party B). The goods are "
+        "shipped to Party A: at the following address: 9 Dock Road, Rotterdam, the Netherlands."
+    )
+    assert our_seat(text, {"us": "Party A", "them": "Party B"}) == ()

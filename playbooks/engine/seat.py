@@ -8,6 +8,12 @@ resolved, from the words around the definition of our own defined term ('VGrab A
 called as the "VAL"), located at …'), up to where the other party's words begin. Where who is us is not
 resolved, a jurisdiction the preamble places *both* parties in is our seat whichever of them is us
 (`seat_of_both`).
+
+A preamble that gives no address ("The Covenanter: X Inc. (hereinafter referred to as Party A)") is read
+on, at the signing block's "Party A: X Inc. Address: …, Taipei City": an address under our own label, up to
+the other party's. An address often names only its city, so a short list of cities whose jurisdiction is not
+in doubt (`CITY_SEATS`) places a party where no country or state is named after the city ("London, Ontario"
+is Ontario).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from playbooks.extract import find_jurisdictions
 from playbooks.outcome import ExtractedValue
 from playbooks.parties.reading import read_parties
 
-__all__ = ["our_seat", "seat_of_both"]
+__all__ = ["CITY_SEATS", "our_seat", "seat_of_both"]
 
 #: how far before a jurisdiction the words placing a party there may stand
 _REACH = 120
@@ -32,6 +38,27 @@ _PLACED = re.compile(
     r"corporation|company|limited|partnership|association|bank|LLC|Inc|Ltd|GmbH|S\.?A|B\.?V)\b",
     re.IGNORECASE,
 )
+#: cities an address may name without its country, each in one jurisdiction only
+CITY_SEATS = {
+    "Taipei": "Taiwan", "New Taipei": "Taiwan", "Taichung": "Taiwan", "Kaohsiung": "Taiwan",
+    "Tainan": "Taiwan", "Hsinchu": "Taiwan", "Beijing": "China", "Shanghai": "China", "Shenzhen": "China",
+    "Guangzhou": "China", "Hangzhou": "China", "Tokyo": "Japan", "Osaka": "Japan", "Seoul": "Korea",
+    "Mumbai": "India", "New Delhi": "India", "Bangalore": "India", "Bengaluru": "India", "Chennai": "India",
+    "London": "England and Wales", "Paris": "France", "Berlin": "Germany", "Munich": "Germany",
+    "Frankfurt": "Germany", "Toronto": "Ontario", "Vancouver": "British Columbia", "Montreal": "Quebec",
+    "Sydney": "New South Wales", "Melbourne": "Victoria", "Tel Aviv": "Israel", "Zurich": "Switzerland",
+    "Geneva": "Switzerland", "Amsterdam": "Netherlands", "Dublin": "Ireland", "Kuala Lumpur": "Malaysia",
+    "Bangkok": "Thailand", "Jakarta": "Indonesia", "Manila": "Philippines",
+}  # fmt: skip
+_CITY = re.compile(r"\b(" + "|".join(sorted(map(re.escape, CITY_SEATS), key=len, reverse=True)) + r")\b")
+#: a jurisdiction named right after a city overrides it: "London, Ontario"
+_NAMED_AFTER = 40
+#: the signing block's label of a party, and its address (within a line or two of the label)
+_LABEL = r"\b(?:{terms})\s*:"
+_LABEL_TO_ADDRESS = 150
+#: a label inside a sentence is no signing block: "deliver to the Company:", "Account Details for UBS AG:"
+_IN_SENTENCE = re.compile(r"\b[a-z][\w-]*[\s,]*$")
+_ADDRESS = re.compile(r"\b(?:address|located\s+at|registered\s+office)\b", re.IGNORECASE)
 #: the word before a party's name in a preamble: "by and between Freeze Tag Inc.", "and Mr. Zheng"
 _OPENS = re.compile(r"\b(?:between|BETWEEN|and|AND)\b[\s,:]*(?=[A-Z])")
 #: a party's definition: '(the "Company")', '(hereinafter called as the "VAL")'
@@ -71,7 +98,36 @@ def our_seat(text: str, roles: Mapping[str, str]) -> tuple[ExtractedValue, ...]:
         if placed:
             a = placed[-1] if len(placed) == 1 else placed[0]
             out.append(ExtractedValue(value=h.value, text=text[a : h.end], start=a, end=h.end))
-    return tuple(out)
+    return tuple(out) or _signed_seat(text, us, them)
+
+
+def _signed_seat(text: str, us: str, them: str) -> tuple[ExtractedValue, ...]:
+    """Our seat from an address under our own label in the signing block ("Party A: X Inc. Address: …,
+    Taipei City"), quoted from "Address" to the place; () where no such address names a place."""
+    theirs = re.compile(_LABEL.format(terms=them))
+    for m in re.finditer(_LABEL.format(terms=us), text):
+        if _IN_SENTENCE.search(text[max(0, m.start() - 30) : m.start()]):
+            continue
+        hi = min(len(text), m.end() + _AFTER)
+        other = theirs.search(text, m.end(), hi)
+        if other is not None:
+            hi = other.start()
+        address = _ADDRESS.search(text, m.end(), min(hi, m.end() + _LABEL_TO_ADDRESS))
+        if address is None:
+            continue
+        lo = address.start()
+        named = find_jurisdictions(text[lo:hi], lo)
+        found = [(h.value, h.end) for h in named]
+        for c in _CITY.finditer(text, lo, hi):
+            if not any(c.end() <= h.start <= c.end() + _NAMED_AFTER for h in named):
+                found.append((CITY_SEATS[c.group(1)], c.end()))
+        if found:
+            first = dict(sorted(found, key=lambda f: -f[1]))  # each place once, where first named
+            return tuple(
+                ExtractedValue(value=v, text=text[lo:end], start=lo, end=end)
+                for v, end in sorted(first.items(), key=lambda f: f[1])
+            )
+    return ()
 
 
 def seat_of_both(text: str) -> tuple[ExtractedValue, ...]:
