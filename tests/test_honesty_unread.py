@@ -1,18 +1,17 @@
-"""What a `needs_review` says of a value the engine did not read: *not stated* (the clause it read holds
-nothing of the value's kind) or *not read* (the clause holds a candidate the engine could not place — a number
-of days, a sentence in the field's own words), naming the candidate and quoting it; and the ledger takes the
-engine's account of itself for what it is (a statement to review, never one to remove). Wording only: the
-outcome is the same either way. Synthetic texts with invented party names, written for these tests."""
+"""What a `needs_review` says of a value the engine did not read: "the engine read no …" (the clause it
+read holds nothing of the value's kind) or *not read* (the clause holds a candidate the engine could not place —
+a number of days, a sentence in the field's own words), naming the candidate and quoting it; and the ledger
+takes the engine's account of itself for what it is (a statement to review, never one to remove). Wording
+only: the outcome is the same either way. Synthetic texts with invented party names, written for these
+tests."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from citationgate.ledger import build_ledger
-from citationgate.review import finding_dict, review
-from playbooks import load_playbook
-from playbooks.library import document_from_text
+from citationgate.review import finding_dict
+from tests.test_honesty_absence import _by_rule
 
 HEAD = (
     'This Agreement is made between Norvale Bank Ltd ("Norvale") and Kestrix Systems Inc. ("Kestrix"). '
@@ -23,12 +22,6 @@ LAW = "Governing Law. This Agreement is governed by the laws of the State of New
 
 def _contract(*body: str) -> str:
     return "\n\n".join(["MASTER SERVICES AGREEMENT", HEAD, *body, LAW]) + "\n"
-
-
-@lru_cache(maxsize=16)
-def _by_rule(text: str) -> dict[str, Any]:
-    result = review(document_from_text(text), load_playbook("msa-customer"))
-    return {str(f.proposal.rule): f for f in result.findings}
 
 
 def _claim(f: Any) -> str:
