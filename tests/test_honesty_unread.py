@@ -1,9 +1,9 @@
-"""What a `needs_review` says of a value the engine did not read: "the engine read no …" (the clause it
-read holds nothing of the value's kind) or *not read* (the clause holds a candidate the engine could not place —
-a number of days, a sentence in the field's own words), naming the candidate and quoting it; and the ledger
-takes the engine's account of itself for what it is (a statement to review, never one to remove). Wording
-only: the outcome is the same either way. Synthetic texts with invented party names, written for these
-tests."""
+"""What a `needs_review` says of a value the engine did not read: "the engine read no …" (the clause
+it read holds nothing of the value's kind) or *not read* (the clause holds a candidate the engine could
+not place — a number of days, a sentence in the field's own words), naming the candidate and quoting it;
+and the ledger takes the engine's account of itself for what it is (a statement to review, never one to
+remove). Wording only: the outcome is the same either way. Synthetic texts with invented party names,
+written for these tests."""
 
 from __future__ import annotations
 
