@@ -190,3 +190,15 @@ def test_a_batch_of_texts_has_the_features_each_text_has_alone(kind: str) -> Non
         assert rows[rows == i].size == c.size
         np.testing.assert_array_equal(cols[rows == i], c[order])
         np.testing.assert_allclose(vals[rows == i], v[order], rtol=1e-12)
+
+
+def test_a_locators_version_names_the_playbook_rules_copied_into_its_features() -> None:
+    """Two trainings that differ only in the playbook's rules (the settings name the playbook by id) carry
+    different versions, so a review says which weights it used; without rule features there is no `r` part."""
+    from playbooks.locator.train import model_version
+
+    params = {"rules": "msa-customer", "C": 4.0}
+    one = model_version("9e6d5e4c" * 8, params, 7, [{"id": "payment", "patterns": ["pay"]}])
+    other = model_version("9e6d5e4c" * 8, params, 7, [{"id": "payment", "patterns": ["pay", "remit"]}])
+    assert one != other and one.startswith("cuad-lr-9e6d5e4c-p") and one.endswith("-s7")
+    assert "-r" not in model_version("9e6d5e4c" * 8, params, 7, None)

@@ -253,6 +253,21 @@ def _pack(
     return arrays
 
 
+def model_version(
+    data_sha256: str, params: dict[str, Any], seed: int, rules: Sequence[dict[str, Any]] | None
+) -> str:
+    """The version a trained locator carries in every review that used it: the data, the settings, the
+    seed — and the playbook rules copied into its features, which change with the playbook while the settings
+    name it only by id (a retrain after a playbook edit had carried the shipped model's version with other
+    weights)."""
+    setting = hashlib.sha256(json.dumps(params, sort_keys=True).encode("utf-8")).hexdigest()[:6]
+    version = f"cuad-lr-{data_sha256[:8]}-p{setting}"
+    if rules is not None:
+        ruled = json.dumps(list(rules), sort_keys=True, default=str).encode("utf-8")
+        version += f"-r{hashlib.sha256(ruled).hexdigest()[:6]}"
+    return f"{version}-s{seed}"
+
+
 def _meta(
     version: str, corpus: Corpus, params: dict[str, Any], seed: int, extra: dict[str, Any]
 ) -> dict[str, Any]:
@@ -320,8 +335,7 @@ def train_locator(
     pmax = _contract_max(oof, owner, n)
     thresholds = np.array([_best_threshold(pmax[:, j], corpus.present[:, j]) for j in range(len(CATEGORIES))])
     coef, b = _fit_heads(x, corpus.labels, params, seed)
-    setting = hashlib.sha256(json.dumps(params, sort_keys=True).encode("utf-8")).hexdigest()[:6]
-    version = f"cuad-lr-{corpus.sha256[:8]}-p{setting}-s{seed}"
+    version = model_version(corpus.sha256, params, seed, rules.spec if rules is not None else None)
     cv = {"folds": folds, "fold_of": dict(zip(corpus.ids, fold.tolist(), strict=True))}
     extra: dict[str, Any] = {"cv": {"folds": folds, "grouping": "filer (company)"}}
     if rules is not None:
