@@ -243,19 +243,28 @@ class LiteStore:
         return conn
 
     def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """A read transaction: a snapshot, no write lock."""
-        try:
-            conn = self._connect()
+        """A read transaction: a snapshot, no write lock. SQLite can still answer "database is locked" to a
+        reader at once, without its busy handler — opening a database another process is switching to WAL,
+        or a WAL file being recovered — so a read that meets contention is tried again (it changes nothing),
+        as a write is, until `WRITE_DEADLINE`."""
+        deadline = time.monotonic() + WRITE_DEADLINE
+        while True:
             try:
-                conn.execute("BEGIN")
+                conn = self._connect()
                 try:
-                    return fn(conn)
+                    conn.execute("BEGIN")
+                    try:
+                        return fn(conn)
+                    finally:
+                        conn.execute("ROLLBACK")
                 finally:
-                    conn.execute("ROLLBACK")
-            finally:
-                conn.close()
-        except sqlite3.Error as exc:
-            raise StoreError(f"database error on {redact(self.url)}: {_message(exc)}") from None
+                    conn.close()
+            except sqlite3.OperationalError as exc:
+                if not is_contention(str(exc)) or time.monotonic() > deadline:
+                    raise StoreError(f"database error on {redact(self.url)}: {_message(exc)}") from None
+            except sqlite3.Error as exc:
+                raise StoreError(f"database error on {redact(self.url)}: {_message(exc)}") from None
+            time.sleep(random.uniform(0.01, 0.2))  # noqa: S311 — jitter, not crypto
 
     def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """`fn` in one transaction under the write lock, retried as `connection.Database.write_connection`."""
