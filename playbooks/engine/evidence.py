@@ -19,6 +19,7 @@ from playbooks.engine.context import (
 from playbooks.engine.decide import _sev_get, _severity, _short
 from playbooks.engine.net import plausible
 from playbooks.engine.quotes import _quote_range
+from playbooks.incorporation import for_topic, general
 from playbooks.outcome import ClauseOutcome, SearchRecord
 from playbooks.passages import Passage
 from playbooks.schema import CompiledClause
@@ -152,6 +153,8 @@ def _absent(
     held = _plausibly_held(ctx, clause, base, searched, considered) if outcome == "missing" else None
     if held is not None:
         return held
+    if outcome == "missing" and (inc := _incorporated(ctx, clause, base, searched)) is not None:
+        return inc
     reason = "no heading, term or pattern of the clause occurs anywhere in the document"
     if considered is not None:
         region, why = considered
@@ -199,5 +202,43 @@ def _plausibly_held(
         searched=searched,
         reason="absence not concluded: a passage the search put nearest the clause has its core words",
         weak=("the clause's patterns do not match the passage; only its core words do",),
+        **base,
+    )
+
+
+def _incorporated(
+    ctx: _Context, clause: CompiledClause, base: Mapping[str, Any], searched: SearchRecord
+) -> ClauseOutcome | None:
+    """Where the document gives the clause's topic (or its terms at large) to another agreement not in the
+    file, the absence is not concluded: a `needs_review` quoting the incorporating sentence."""
+    inc = for_topic(ctx.text, clause.title)
+    topic = inc is not None
+    if inc is None:
+        gen = general(ctx.text)
+        inc = gen[0] if gen else None
+    if inc is None:
+        return None
+    q = _quote_range(ctx, inc.start, inc.end, focus=(inc.start, inc.end))
+    if q is None:
+        return None
+    if topic:
+        claim = (
+            f"{clause.title}: present by reference — the quoted sentence gives its terms to the {inc.name}, "
+            "which is not in this file; read them there."
+        )
+    else:
+        claim = (
+            f"{clause.title}: no clause of the kind is in this document, but it incorporates the {inc.name} "
+            "(quoted), which is not in this file — the clause may be there. Read it before concluding the "
+            "clause is absent."
+        )
+    return ClauseOutcome(
+        outcome="needs_review",
+        severity=_severity(clause.model.severity, "needs_review"),
+        claim=claim,
+        quotes=(q,),
+        searched=searched,
+        reason=f"absence not concluded: the document incorporates the {inc.name}, which is not in this file",
+        weak=(f"the {inc.name} is not in this file",),
         **base,
     )

@@ -1,0 +1,132 @@
+"""Whether a document incorporates or amends another agreement that is not in the file.
+
+An addendum, amendment, statement of work or order form often leaves its terms to the agreement it belongs
+to: "subject to the terms and conditions of the Master Agreement", "the terms of the Distribution Agreement
+will apply to all areas not covered by Exhibit B", "in accordance with the termination provisions of the
+Supply Agreement". A clause missing from such a document may stand in the agreement it names, which the
+engine has not read — so an absence there is not a finding that the contract lacks it.
+
+`incorporations(text)` finds those sentences, each with the agreement it names, its span and, for a
+topic-specific reference ("the Governing Law and Dispute Resolution provisions of …"), the topics. "this
+Agreement" is the document itself and never counts; a passing mention of another agreement ("the parties'
+Nondisclosure Agreement remains in effect") incorporates nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: the name of another agreement: capitalised words ending in "Agreement" (never "this Agreement")
+_NAME = r"(?P<name>(?:[A-Z][\w&/'’-]*\s+){1,5}Agreement)\b"
+_THE = r"\b(?:the|said|such)\s+"
+_TERMS = r"(?:terms|terms\s+and\s+conditions|provisions|conditions)"
+
+#: general incorporation: the other agreement's terms govern this document at large
+_GENERAL = tuple(
+    re.compile(p)
+    for p in (
+        rf"\bsubject\s+to\s+(?:all\s+(?:of\s+)?)?{_THE}{_TERMS}\s+of\s+{_THE}{_NAME}",
+        rf"\b{_TERMS}\s+of\s+{_THE}{_NAME}\s+(?:will|shall)\s+(?:continue\s+to\s+)?(?:apply|govern)\s+"
+        r"(?:to\s+)?(?:all|any)\s+(?:areas|matters|issues|terms|subjects)\s+not\s+"
+        r"(?:covered|addressed|set\s+out|specified|provided\s+for)",
+        rf"\bagrees?\s+to\s+be\s+bound\s+by\s+{_THE}{_TERMS}\s+of\s+{_THE}{_NAME}",
+        rf"\b(?:governed\s+by|incorporates?)\s+{_THE}{_TERMS}\s+of\s+{_THE}{_NAME}",
+        rf"\b(?:amend|amends|supplement|supplements)\s+{_THE}{_NAME}",
+        rf"\b(?:amendment|addendum|supplement)\s+to\s+{_THE}{_NAME}",
+    )
+)
+
+#: a topic-specific reference: "in accordance with the termination provisions of the X Agreement"; "the
+#: Governing Law and Dispute Resolution provisions of the X Agreement will apply"
+_TOPIC = re.compile(
+    rf"\b(?:the\s+(?:terms\s+of\s+the\s+)?)(?P<topic>[A-Za-z][A-Za-z ,&-]{{2,80}}?)\s+"
+    rf"(?:provisions?|clauses?|sections?|terms)\s+(?:set\s+(?:out|forth)\s+in|of|in|under)\s+{_THE}{_NAME}"
+)
+
+_SENTENCE = re.compile(r"[^.;\n]+(?:[.;]|$)", re.MULTILINE)
+_NOT_TOPIC = {"the", "all", "other", "its", "such", "applicable", "relevant", "same", "said", "any", "those"}
+
+
+@dataclass(frozen=True, slots=True)
+class Incorporation:
+    """A sentence that incorporates another agreement: the agreement's name, the sentence's span, and the
+    topics it gives over to the agreement (empty for a general incorporation)."""
+
+    name: str
+    start: int
+    end: int
+    topics: tuple[str, ...] = ()
+
+
+def _topics(raw: str) -> tuple[str, ...]:
+    parts = re.split(r"\s*(?:,|\band\b|&)\s*", raw)
+    out = []
+    for p in parts:
+        words = [w for w in p.split() if w.lower() not in _NOT_TOPIC]
+        if words and len(words) <= 4:
+            out.append(" ".join(words).lower())
+    return tuple(out)
+
+
+def _clean(name: str) -> str:
+    return " ".join(name.split())
+
+
+_ANCILLARY = re.compile(
+    r"\b(?:amendment|addendum|statement\s+of\s+work|order\s+form|supplement|schedule)\b", re.IGNORECASE
+)
+
+
+def _is_self(text: str, name: str) -> bool:
+    """The document's own name: it stands near the top, and no addendum or amendment word comes before it."""
+    at = text[:600].lower().find(name.lower())
+    return at >= 0 and not _ANCILLARY.search(text, 0, at)
+
+
+@lru_cache(maxsize=8)
+def incorporations(text: str) -> tuple[Incorporation, ...]:
+    """Every sentence of `text` that incorporates another agreement, in document order."""
+    return tuple(i for i in _incorporations(text) if not _is_self(text, i.name))
+
+
+def _incorporations(text: str) -> tuple[Incorporation, ...]:
+    out: list[Incorporation] = []
+    for s in _SENTENCE.finditer(text):
+        said = s.group(0)
+        a = s.start() + len(said) - len(said.lstrip())
+        b = s.end()
+        for m in _TOPIC.finditer(said):
+            topics = _topics(m.group("topic"))
+            if topics and not m.group("name").lower().startswith("this "):
+                out.append(Incorporation(_clean(m.group("name")), a, b, topics))
+                break
+        else:
+            for rx in _GENERAL:
+                g = rx.search(said)
+                if g is not None:
+                    out.append(Incorporation(_clean(g.group("name")), a, b))
+                    break
+    return tuple(out)
+
+
+def general(text: str) -> tuple[Incorporation, ...]:
+    """The sentences that give the document's terms at large to another agreement."""
+    return tuple(i for i in incorporations(text) if not i.topics)
+
+
+def _stem(w: str) -> str:
+    return w.lower()[:6]
+
+
+def for_topic(text: str, title: str) -> Incorporation | None:
+    """The topic-specific reference that gives the clause titled `title` to another agreement, if any: each
+    word of one of its topics stands (by its first six letters) among the title's words."""
+    have = {_stem(w) for w in re.findall(r"[A-Za-z]+", title) if len(w) > 2}
+    for inc in incorporations(text):
+        for t in inc.topics:
+            need = {_stem(w) for w in re.findall(r"[A-Za-z]+", t) if len(w) > 2}
+            if need and need <= have:
+                return inc
+    return None
