@@ -43,6 +43,7 @@ from citationgate.store import Store
 from ingest.document import Document
 from playbooks import run_playbook
 from playbooks.contract_type import ContractType, classify
+from playbooks.incorporation import incorporations
 from playbooks.locator import Locator
 from playbooks.outcome import ClauseOutcome
 from playbooks.parties import RoleBinding, read_parties, resolve_roles, role_alternation
@@ -134,6 +135,8 @@ class ReviewResult:
         document = document_summary(self.document, version_id=self.version_id)
         if self.contract_type is not None:
             document["type"] = self.contract_type.to_dict()
+        fit = dict(self.fit)
+        document["incorporates"] = fit.pop("incorporates", [])
         return {
             "review": {
                 "id": self.review_id,
@@ -142,7 +145,7 @@ class ReviewResult:
                 "audit_head": dict(self.audit_head) if self.audit_head else None,
             },
             "document": document,
-            "fit": dict(self.fit),
+            "fit": fit,
             "roles": self.roles.to_dict() if self.roles is not None else None,
             "summary": dict(self.summary),
             "findings": [finding_dict(f) for f in self.findings],
@@ -255,7 +258,39 @@ def judgement_footing(
             f"'{playbook.id}' is written for {', '.join(t.replace('_', ' ') for t in fits)} contracts, "
             "so its positions may not fit"
         )
-    return roles, ctype, {"fits": ok, "types": list(fits), "warning": warning, "reviewed_as": reviewed_as}
+    fit: dict[str, Any] = {"fits": ok, "types": list(fits), "warning": warning, "reviewed_as": reviewed_as}
+    fit.update(_incorporated(document.text))
+    return roles, ctype, fit
+
+
+def _incorporated(text: str) -> dict[str, Any]:
+    """The other agreements this document hands terms to ("subject to the terms and conditions of the
+    Distributor Agreement"), each with the sentence that does it: the review of such a document is partial,
+    and the lawyer is told so before any finding."""
+    found = incorporations(text)
+    if not found:
+        return {"partial": False, "incorporates": []}
+    names = list(dict.fromkeys(i.name for i in found))
+    said = " and ".join(f"the {n}" for n in names)
+    one = len(names) == 1
+    return {
+        "partial": True,
+        "incorporates": [
+            {
+                "name": i.name,
+                "quote": text[i.start : i.end],
+                "start": i.start,
+                "end": i.end,
+                "topics": list(i.topics),
+            }
+            for i in found
+        ],
+        "incorporation_warning": (
+            f"this document incorporates {said}, which {'is' if one else 'are'} not in this file: what it "
+            f"leaves to {'that agreement' if one else 'those agreements'} is not reviewed here, and a clause "
+            "missing from this document may stand there"
+        ),
+    }
 
 
 _COPIED = re.compile(r"“[^”]*”|\"[^\"]*\"")
@@ -459,6 +494,8 @@ def review(
     summary["roles"] = roles.basis
     if fit.get("warning"):
         summary["fit_warning"] = fit["warning"]
+    if fit.get("incorporation_warning"):
+        summary["incorporation_warning"] = fit["incorporation_warning"]
     result = ReviewResult(
         roles=roles,
         contract_type=ctype,

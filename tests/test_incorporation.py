@@ -1,5 +1,12 @@
 """Detection of a document that incorporates another agreement, and its absences made needs_review."""
 
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from citationgate.cli import app
 from playbooks.incorporation import for_topic, general, incorporations
 
 ADDENDUM = (
@@ -29,3 +36,38 @@ def test_general_and_topic_incorporation_detected() -> None:
 
 def test_ordinary_msa_does_not_trip() -> None:
     assert incorporations(MSA) == ()
+
+
+def _review(tmp_path: Path, text: str, *extra: str) -> Any:
+    path = tmp_path / "contract.txt"
+    path.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(app, ["review", str(path), "--no-store", *extra])
+
+
+def test_review_names_the_incorporated_agreement_with_its_quote(tmp_path: Path) -> None:
+    result = _review(tmp_path, ADDENDUM, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    found = data["document"]["incorporates"]
+    assert {i["name"] for i in found} == {"Reseller Agreement"}
+    for i in found:  # every quote slices back from the canonical text at its offsets
+        assert ADDENDUM[i["start"] : i["end"]] == i["quote"]
+    assert any(i["topics"] for i in found)  # the termination reference is topic-specific
+    assert data["fit"]["partial"] is True
+    assert "Reseller Agreement" in data["summary"]["incorporation_warning"]
+
+
+def test_text_report_warns_that_the_review_is_partial(tmp_path: Path) -> None:
+    result = _review(tmp_path, ADDENDUM)
+    assert result.exit_code == 0, result.output
+    warning = "Warning: this document incorporates the Reseller Agreement, which is not in this file"
+    assert warning in result.stdout
+
+
+def test_ordinary_msa_review_is_not_partial(tmp_path: Path) -> None:
+    result = _review(tmp_path, MSA, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["document"]["incorporates"] == []
+    assert data["fit"]["partial"] is False
+    assert "incorporation_warning" not in data["summary"]

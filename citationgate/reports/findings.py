@@ -189,4 +189,6 @@ def footing(data: Mapping[str, Any]) -> list[str]:
         lines.append(f"Parties: {summary['roles']}")
     if summary.get("fit_warning"):
         lines.append(f"Warning: {summary['fit_warning']}")
+    if summary.get("incorporation_warning"):
+        lines.append(f"Warning: {summary['incorporation_warning']}")
     return lines
