@@ -259,11 +259,11 @@ def judgement_footing(
             "so its positions may not fit"
         )
     fit: dict[str, Any] = {"fits": ok, "types": list(fits), "warning": warning, "reviewed_as": reviewed_as}
-    fit.update(_incorporated(document.text))
+    fit.update(_partial_footing(document.text))
     return roles, ctype, fit
 
 
-def _incorporated(text: str) -> dict[str, Any]:
+def _partial_footing(text: str) -> dict[str, Any]:
     """The other agreements this document hands terms to ("subject to the terms and conditions of the
     Distributor Agreement"), each with the sentence that does it: the review of such a document is partial,
     and the lawyer is told so before any finding."""

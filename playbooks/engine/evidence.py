@@ -20,7 +20,7 @@ from playbooks.engine.decide import _sev_get, _severity, _short
 from playbooks.engine.net import plausible
 from playbooks.engine.quotes import _quote_range
 from playbooks.incorporation import for_topic, general
-from playbooks.outcome import ClauseOutcome, SearchRecord
+from playbooks.outcome import ClauseOutcome, QuoteRef, SearchRecord
 from playbooks.passages import Passage
 from playbooks.schema import CompiledClause
 
@@ -194,15 +194,14 @@ def _plausibly_held(
         f"{found.why}; the engine could not read it as the clause. Read it before concluding the clause is "
         "absent."
     )
-    return ClauseOutcome(
-        outcome="needs_review",
-        severity=_severity(clause.model.severity, "needs_review"),
+    return _not_concluded(
+        clause,
+        base,
+        searched,
         claim=claim,
-        quotes=(q,),
-        searched=searched,
+        quote=q,
         reason="absence not concluded: a passage the search put nearest the clause has its core words",
-        weak=("the clause's patterns do not match the passage; only its core words do",),
-        **base,
+        weak="the clause's patterns do not match the passage; only its core words do",
     )
 
 
@@ -232,13 +231,36 @@ def _incorporated(
             "(quoted), which is not in this file — the clause may be there. Read it before concluding the "
             "clause is absent."
         )
+    return _not_concluded(
+        clause,
+        base,
+        searched,
+        claim=claim,
+        quote=q,
+        reason=f"absence not concluded: the document incorporates the {inc.name}, which is not in this file",
+        weak=f"the {inc.name} is not in this file",
+    )
+
+
+def _not_concluded(
+    clause: CompiledClause,
+    base: Mapping[str, Any],
+    searched: SearchRecord,
+    *,
+    claim: str,
+    quote: QuoteRef,
+    reason: str,
+    weak: str,
+) -> ClauseOutcome:
+    """An absence the engine will not conclude: `needs_review` quoting what stood in the way, the search
+    record kept and the weak link named."""
     return ClauseOutcome(
         outcome="needs_review",
         severity=_severity(clause.model.severity, "needs_review"),
         claim=claim,
-        quotes=(q,),
+        quotes=(quote,),
         searched=searched,
-        reason=f"absence not concluded: the document incorporates the {inc.name}, which is not in this file",
-        weak=(f"the {inc.name} is not in this file",),
+        reason=reason,
+        weak=(weak,),
         **base,
     )
