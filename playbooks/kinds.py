@@ -14,8 +14,9 @@ of that kind are read:
 - `term`: a period that is not a renewal's length ("renewed for successive one (1) year terms" is not the
   initial term), nor a renewal's cadence ("from year to year"), nor how long representations or other
   obligations survive ("the warranties shall terminate one year from the Closing Date").
-- a look-back ("any person employed by Supplier within six (6) months prior to the hiring") is the window a
-  covenant looks back over, never the period the covenant lasts: no `period`, `term` or `deadline`.
+- a look-back ("any person employed by Supplier within six (6) months prior to the hiring", "within one year
+  after the termination of such employee's employment") is the window a covenant looks back over, never the
+  period the covenant lasts: no `period`, `term` or `deadline`.
 - `deadline`: a time to do something ("within thirty (30) days of invoice") — never a notice period nor an
   interest-year convention; "due upon receipt" is a deadline of none.
 - a period that runs after the term ends ("for three (3) months after the termination date", "during the
@@ -68,7 +69,15 @@ _LOOKBACK_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _LOOKBACK_AFTER = re.compile(
-    r"\s*\)?\s*(?:immediately\s+)?(?:prior(?!\s+(?:written\s+)?notice)|preceding|before|previously|earlier)\b",
+    r"\s*\)?\s*(?:period\s+)?(?:immediately\s+)?(?:prior(?!\s+(?:written\s+)?notice)|preceding|before|previously|earlier)\b",
+    re.IGNORECASE,
+)
+#: "hire any employee who has left … within one year after the termination of such employee's employment": the
+#: window counted from a person's leaving, not how long the covenant lasts
+_LOOKBACK_LEAVING = re.compile(
+    r"\s*\)?\s*(?:after|following|of|from)\s+(?:the\s+)?(?:date\s+of\s+(?:the\s+)?)?(?:termination|cessation|end)"
+    r"\s+of\s+(?:such|the|his|her|their|that|any\s+such)\s+(?:\w+\s+){0,2}?"
+    r"(?:employee|person|individual|personnel|consultant)(?:['’]s|s['’])?\s+(?:employment|engagement)",
     re.IGNORECASE,
 )
 _LOOKBACK_OPEN = re.compile(
@@ -227,7 +236,11 @@ def duration_kind(text: str, start: int, end: int) -> str | None:
         return "interest_year"
     if _NOTICE_AFTER.match(after) or _NOTICE_BEFORE.search(before) or _notice_given_prior(text, start, end):
         return "notice"
-    if _LOOKBACK_BEFORE.search(before) or (_LOOKBACK_OPEN.search(before) and _LOOKBACK_AFTER.match(after)):
+    if (
+        _LOOKBACK_BEFORE.search(before)
+        or (_LOOKBACK_OPEN.search(before) and _LOOKBACK_AFTER.match(after))
+        or _LOOKBACK_LEAVING.match(after)
+    ):
         return "lookback"
     return None
 

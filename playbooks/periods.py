@@ -25,10 +25,11 @@ _TO_UNIT = {
     ("year", "days"): 365, ("day", "months"): 1 / 30, ("week", "months"): 7 / 30, ("month", "months"): 1,
     ("year", "months"): 12, ("month", "years"): 1 / 12, ("year", "years"): 1, ("day", "years"): 1 / 365,
     ("week", "weeks"): 1, ("day", "weeks"): 1 / 7, ("month", "weeks"): 30 / 7, ("year", "weeks"): 52,
-    ("month", "hours"): 730, ("year", "hours"): 8760, ("hour", "months"): 1 / 730,
-    ("hour", "years"): 1 / 8760,
-    ("week", "years"): 1 / 52, ("hour", "weeks"): 1 / 168,
+    ("month", "hours"): 730, ("year", "hours"): 8760,
+    ("week", "years"): 1 / 52,
 }  # fmt: skip
+# no hours → weeks, months or years: a count of hours ("photo shoots shall not exceed five (5) hours") is
+# never a period the contract states in months — a cap of 0.0068 months' fees, a term of 0.01 years
 _QTY = rf"(?P<w>{NUMBER_WORDS})|(?P<d>{DIGITS})|(?P<a>\b(?:an?|one)\b)"
 _DURATION_RE = re.compile(
     rf"(?:{_QTY})\s*(?:\(\s*(?:(?P<d2>{DIGITS})|(?P<w2>{NUMBER_WORDS}))\s*\)\s*)?[\s-]*"

@@ -7,7 +7,11 @@ from typing import Any
 from typer.testing import CliRunner
 
 from citationgate.cli import app
-from playbooks.incorporation import for_topic, general, incorporations
+from citationgate.evaluation.clause_eval import When, _present
+from citationgate.review import review
+from ingest.load import load_document
+from playbooks import load_playbook
+from playbooks.incorporation import INCORPORATED_REASON, for_topic, general, incorporations
 
 ADDENDUM = (
     "AMENDMENT NO. 2\n\nThis Amendment is made between Acme Corp and Beta LLC.\n\n"
@@ -71,3 +75,37 @@ def test_ordinary_msa_review_is_not_partial(tmp_path: Path) -> None:
     assert data["document"]["incorporates"] == []
     assert data["fit"]["partial"] is False
     assert "incorporation_warning" not in data["summary"]
+
+
+def _outcomes(tmp_path: Path, text: str) -> dict[str, dict[str, Any]]:
+    result = _review(tmp_path, text, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return {f["rule"]: f for f in json.loads(result.stdout)["findings"]}
+
+
+def test_a_topic_given_to_the_other_agreement_is_referenced_not_provided(tmp_path: Path) -> None:
+    found = _outcomes(tmp_path, ADDENDUM)["termination_for_cause"]
+    assert found["outcome"] == "referenced_not_provided"
+    assert "Reseller Agreement" in found["claim"]
+    (cite,) = found["citations"]
+    assert ADDENDUM[cite["start"] : cite["end"]] == cite["quote"]
+    assert "termination provisions of the Reseller" in cite["quote"]
+
+
+def test_an_absence_under_a_general_incorporation_is_left_open(tmp_path: Path) -> None:
+    found = _outcomes(tmp_path, ADDENDUM)["limitation_of_liability"]
+    assert found["outcome"] == "needs_review"
+    assert found["rationale"].startswith(INCORPORATED_REASON)
+    assert "Reseller Agreement" in found["citations"][0]["quote"]  # the first incorporating sentence
+
+
+def test_eval_does_not_count_a_clause_present_on_an_incorporating_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "addendum.txt"
+    path.write_text(ADDENDUM, encoding="utf-8")
+    findings = review(load_document(path), load_playbook("msa-customer")).findings
+    left_open = [
+        f for f in findings if str(f.proposal.details.get("reason", "")).startswith(INCORPORATED_REASON)
+    ]
+    assert left_open  # the review leaves absences open …
+    for f in left_open:  # … and the clause evaluation never reads them as the clause found
+        assert _present(findings, When(rule=f.proposal.rule)) is None

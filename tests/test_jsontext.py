@@ -69,9 +69,11 @@ _plain_keys = _text
 def _values(scalars: st.SearchStrategy[Any], keys: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.recursive(
         scalars,
-        lambda inner: st.lists(inner, max_size=5)
-        | st.lists(inner, max_size=3).map(tuple)
-        | st.dictionaries(keys, inner, max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=5)
+            | st.lists(inner, max_size=3).map(tuple)
+            | st.dictionaries(keys, inner, max_size=5)
+        ),
         max_leaves=20,
     )
 

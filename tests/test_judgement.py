@@ -368,13 +368,13 @@ def test_a_mutual_subject_says_what_holds_of_each_side() -> None:
 
 
 def test_a_value_beside_a_redaction_is_not_concluded() -> None:
-    """A filed copy with the cap's amount removed ("up to a maximum of *** … in any period of 12 calendar
-    months"): the twelve months are not a cap of twelve months' fees, and no position is concluded."""
+    """A filed copy with the cap's amount removed ("up to a maximum of *** of the fees … in any period of
+    12 calendar months"): the twelve months are not a cap of twelve months' fees; no position is concluded."""
     text = (
         'SERVICES AGREEMENT\n\nThis Agreement is made between Alpha Buyer Inc. ("Alpha") and Beta Works '
         'LLC ("Beta"). Beta shall provide the services to Alpha. Alpha shall pay Beta the fees.\n\n12. '
         "Limitation of Liability\n\n12.1 The total liability of either Party for damages shall be limited to "
-        "a maximum of *** for all events in any period of twelve (12) months.\n"
+        "a maximum of *** of the fees for all events in any period of twelve (12) months.\n"
     )
     result = review(document_from_text(text), load_playbook("msa-customer"), we="Alpha")
     cap = next(f for f in result.findings if f.proposal.rule == "limitation_of_liability").proposal

@@ -287,7 +287,7 @@ def test_a_city_followed_by_another_jurisdiction_is_that_jurisdiction() -> None:
 
     text = "Party A: Lotus Ltd. Address: 4 King Street, London, Ontario\nParty B: Kestrel Inc. Address: Oslo"
     seat = our_seat(
-        '(hereinafter referred to as Party A) and (hereinafter referred to as Party B). ' + text,
+        "(hereinafter referred to as Party A) and (hereinafter referred to as Party B). " + text,
         {"us": "Party A", "them": "Party B"},
     )
     assert [v.value for v in seat] == ["Ontario"]

@@ -204,8 +204,9 @@ LAW_HINT = (
 )
 
 
-def _one_word_locator(tmp_path: Path, category: str, word: str) -> Path:
-    """A real weights file whose `category` head fires on `word` and on nothing else."""
+def _one_word_locator(tmp_path: Path, category: str, word: str, *, intercept: float = -10.0) -> Path:
+    """A real weights file whose `category` head fires on `word` and on nothing else (a unit holding only
+    the word scores the logistic of 20 + `intercept`; the threshold is 0.5)."""
     loc = load_locator()
     meta = {
         "format": 1,
@@ -216,7 +217,7 @@ def _one_word_locator(tmp_path: Path, category: str, word: str) -> Path:
     n = len(loc.categories)
     coef = np.zeros((1, n), dtype=np.int8)
     coef[0, list(loc.categories).index(category)] = 127
-    out = tmp_path / f"one_word_{word}.npz"
+    out = tmp_path / f"one_word_{word}_{intercept:g}.npz"  # a file of its own: loaded locators are cached
     np.savez(
         out,
         meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
@@ -224,7 +225,7 @@ def _one_word_locator(tmp_path: Path, category: str, word: str) -> Path:
         word_idf=np.ones(1, dtype=np.float32),
         coef_q=coef,
         coef_scale=np.full(n, 20.0 / 127, dtype=np.float32),
-        intercept=np.full(n, -10.0, dtype=np.float32),
+        intercept=np.full(n, intercept, dtype=np.float32),
         thresholds=np.full(n, 0.5, dtype=np.float32),
     )
     return out
@@ -257,14 +258,32 @@ def test_a_doubted_standard_clause_is_present_but_unconfirmed(tmp_path: Path) ->
     assert seen.outcome == rules.outcome and seen.location is not None and not seen.location.doubted
 
 
-def test_weaker_language_the_locator_reads_nowhere_is_unconfirmed(tmp_path: Path) -> None:
-    """Only a hint of a governing-law clause: the engine's own "may be one" finding. Where the locator reads
-    no governing-law clause anywhere, its location is doubted and the reason names the locator's best
-    passage; where the locator reads the hinted sentence as the clause, that sentence is the clause."""
+def test_weaker_language_the_locator_reads_nowhere_is_not_the_clause(tmp_path: Path) -> None:
+    """Only a hint of a governing-law clause, and a locator that reads no governing-law clause anywhere in
+    the contract, far under its threshold: the hint decides nothing — the clause is missing, and the hinted
+    sentence is in the search record as considered and not taken, with the locator's best passage named."""
     doc = load_document(_contract_with(tmp_path, PATTERN_ONLY_CAP, LAW_HINT))
     pb = load_playbook("msa-customer")
     silent = load_locator(_silent_locator(tmp_path))
     law = {o.rule: o for o in run_playbook(doc, pb, locator=silent)}["governing_law"]
+    assert law.outcome == "missing" and not law.quotes
+    assert law.searched is not None
+    (note,) = [q for q in law.searched.queries if q.startswith("considered and not taken")]
+    assert "Delaware" in note and "the learned locator's best passage for Governing Law" in note
+    without = {o.rule: o for o in run_playbook(doc, pb, locator=False)}["governing_law"]
+    assert without.outcome == "needs_review"  # with no locator, the hint is still read, as before
+
+
+def test_weaker_language_the_locator_nearly_reads_is_unconfirmed(tmp_path: Path) -> None:
+    """Only a hint of a governing-law clause: the engine's own "may be one" finding. Where the locator's best
+    passage scores under its threshold but not far under it, the location is doubted and the reason names
+    the locator's best passage; where the locator reads the hinted sentence as the clause, that sentence is
+    the clause."""
+    doc = load_document(_contract_with(tmp_path, PATTERN_ONLY_CAP, LAW_HINT))
+    pb = load_playbook("msa-customer")
+    # the hinted sentence scores about 0.4 against a threshold of 0.5: under it, but not far
+    near = load_locator(_one_word_locator(tmp_path, "Governing Law", "delaware", intercept=-20.4))
+    law = {o.rule: o for o in run_playbook(doc, pb, locator=near)}["governing_law"]
     assert law.outcome == "needs_review" and law.quotes and "Delaware" in law.quotes[0].text
     assert law.location is not None and law.location.doubted
     assert "unconfirmed: the learned locator's best passage for Governing Law" in law.reason

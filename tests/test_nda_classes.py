@@ -857,8 +857,10 @@ def test_information_a_recital_says_is_to_be_deemed_the_defined_term_is_the_defi
 
 def test_a_duty_to_treat_something_as_confidential_information_defines_nothing() -> None:
     # unquoted, "treated as confidential information" is a duty about some other thing, not the definition
-    o = _rule("4. The terms of this letter shall be treated as confidential information by both sides.\n",
-              "ci_definition")
+    o = _rule(
+        "4. The terms of this letter shall be treated as confidential information by both sides.\n",
+        "ci_definition",
+    )
     assert o.outcome == "missing"
 
 
@@ -898,8 +900,10 @@ def test_a_delivery_back_to_the_discloser_is_the_return_clause() -> None:
         "return_or_destroy",
     )
     assert (o.outcome, _value(o, "on_request"), _value(o, "destroy_option")) == ("fallback", True, False)
-    o = _rule("3. The Disclosing Party may deliver to the Recipient such documents as it chooses.\n",
-              "return_or_destroy")
+    o = _rule(
+        "3. The Disclosing Party may deliver to the Recipient such documents as it chooses.\n",
+        "return_or_destroy",
+    )
     assert o.outcome == "missing"
 
 
@@ -922,8 +926,9 @@ def test_a_ban_on_using_the_information_at_all_is_a_limit_on_use() -> None:
 
 
 def test_a_purpose_stated_in_the_plural_is_a_stated_purpose() -> None:
-    o = _rule("2. The Adviser shall use the Confidential Information only for consortium purposes.\n",
-              "limited_use")
+    o = _rule(
+        "2. The Adviser shall use the Confidential Information only for consortium purposes.\n", "limited_use"
+    )
     assert (o.outcome, _value(o, "purpose_defined")) == ("standard", True)
 
 
@@ -956,8 +961,10 @@ def test_a_term_in_the_definition_of_something_else_is_not_the_confidentiality_t
     )
     o = _rule(text, "confidentiality_term")
     assert o.outcome == "needs_review" and _value(o, "term_years") is None
-    o = _rule('1. "Confidentiality Period" means a period of three (3) years from the Effective Date.\n',
-              "confidentiality_term")
+    o = _rule(
+        '1. "Confidentiality Period" means a period of three (3) years from the Effective Date.\n',
+        "confidentiality_term",
+    )
     assert (o.outcome, _value(o, "term_years")) == ("standard", 3)
 
 

@@ -76,4 +76,3 @@ def test_information_disclosed_to_each_other_makes_the_nda_mutual_without_the_wo
         assert roles.resolved and roles.via == "contract"
         assert [p.defined_as for p in roles.us] == ["Tarn", "Osprey"]
         assert "mutual" in roles.basis
-

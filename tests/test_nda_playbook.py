@@ -241,7 +241,7 @@ def test_real_ndas_review_and_quotes_slice_back(shared_data: Path) -> None:
 
 
 def test_marketing_is_not_a_word_of_marking() -> None:
-    """"Marketing plans" in a definition says nothing about marking (an NDA was read as requiring it)."""
+    """ "Marketing plans" in a definition says nothing about marking (an NDA was read as requiring it)."""
     clause = load_playbook("nda-recipient").clause("marking")
     assert clause is not None
     field = next(f for f in clause.fields if f.name == "marking_required")

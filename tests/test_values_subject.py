@@ -837,7 +837,7 @@ def test_an_agreement_that_continues_until_a_party_gives_notice_runs_until_termi
     ],
 )
 def test_a_percentage_in_a_fee_formula_or_an_audit_threshold_is_no_late_interest(other: str) -> None:
-    """"late" inside "calculated", or an audit's threshold beside "overdue payments", is no late-payment
+    """ "late" inside "calculated", or an audit's threshold beside "overdue payments", is no late-payment
     interest rate."""
     clause = "4. PAYMENT\n\nCustomer shall pay each invoice within thirty (30) days of receipt. " + other
     _, values = _review_finding(clause, "payment")

@@ -45,6 +45,7 @@ from citationgate.review import review
 from ingest.document import Document
 from ingest.load import load_document
 from playbooks import load_playbook
+from playbooks.incorporation import INCORPORATED_REASON
 from playbooks.locator import Locator, Scan, categories_of, load_locator
 
 
@@ -123,6 +124,8 @@ def _present(
             continue
         if f.proposal.details.get("outcome") in ("missing", "referenced_not_provided", "not_applicable"):
             continue
+        if str(f.proposal.details.get("reason", "")).startswith(INCORPORATED_REASON):
+            continue  # an absence left open by an incorporation: its quote is the incorporating sentence
         if when.field is not None:
             extracted = f.proposal.details.get("extracted") or {}
             v = extracted.get(when.field)

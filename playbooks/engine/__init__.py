@@ -34,14 +34,21 @@ from playbooks.engine.decide import (
     _unread,
     _weak_links,
 )
-from playbooks.engine.evidence import _absent, _headed_but_not_taken, _hinted, _referenced, _search_record
+from playbooks.engine.evidence import (
+    _absent,
+    _headed_but_not_taken,
+    _hinted,
+    _only_points,
+    _referenced,
+    _search_record,
+)
 from playbooks.engine.locate import _locate
 from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range, _quotes
 from playbooks.engine.reading import _extract_field
 from playbooks.engine.seat import our_seat, seat_of_both
 from playbooks.engine.unread import Candidate, candidates, say_unknown, say_unstated, where_of
 from playbooks.locator import Locator
-from playbooks.locator.fusion import best_passage, doubt, unseen
+from playbooks.locator.fusion import best_passage, doubt, far_below, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
 from playbooks.predicates import evaluate
 from playbooks.regex_safety import regex_budget
@@ -105,6 +112,9 @@ def _run_clause(
     ref = _referenced(ctx, clause)
     region = _locate(ctx, clause)
     base["location"] = ctx.locations.get(clause.id)
+    pointer_only = clause.model.referenced is not None and clause.model.referenced.pointer_only
+    if ref is not None and pointer_only and not _only_points(ctx, clause, region):
+        ref = None  # the contract has the clause's own words beside the pointer: they are judged
     if ref is not None:
         q = _quote(ctx, ref)
         severity: str = sev.get("referenced_not_provided") or (
@@ -141,8 +151,14 @@ def _run_clause(
                 for i in hinted
                 if (q := _quote_range(ctx, *_past_heading(ctx, items[i].start, items[i].end))) is not None
             )
+            if quotes and (gone := _read_nowhere(ctx, clause, base)) is not None:
+                # the weaker language is all there is, and the locator reads the clause nowhere: absent,
+                # the passage recorded as considered and not taken
+                p = items[hinted[0]]
+                at = _Region(p.start, p.end, (hinted[0],), hinted[0], "pattern", {})
+                return _absent(ctx, clause, base, considered=(at, gone)), {}, None
             if quotes:
-                unconfirmed = _unseen(ctx, base)
+                unconfirmed = _unseen(ctx, clause, base)
                 out = ClauseOutcome(
                     outcome="needs_review",
                     severity=_severity(sev, "needs_review"),
@@ -162,7 +178,7 @@ def _run_clause(
         if seen is not None:
             q = _quote_range(ctx, *_past_heading(ctx, seen.start, seen.end))
             if q is not None:
-                unconfirmed = _unseen(ctx, base)
+                unconfirmed = _unseen(ctx, clause, base)
                 out = ClauseOutcome(
                     outcome="needs_review",
                     severity=_severity(sev, "needs_review"),
@@ -361,16 +377,31 @@ def _with_candidates(quotes: Sequence[QuoteRef], held: Iterable[Candidate]) -> t
     return tuple(out)
 
 
-def _unseen(ctx: _Context, base: dict[str, Any]) -> str:
+def _unseen(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -> str:
     """For a finding the engine itself calls uncertain: where the locator, over a whole contract, reads no
     clause of the rule's category anywhere, its location is doubted (present: unconfirmed, `base` updated)
     and the reason names the locator's best passage; otherwise nothing is added."""
     loc = base.get("location")
     scan = ctx.scan() if loc is not None and loc.category is not None else None
+    if clause.model.locate.category_is_part:
+        return ""  # the locator reads a part of the clause: silent on the rest
     if scan is None or loc is None or loc.category is None or not unseen(scan, loc.category):
         return ""
     base["location"] = doubt(loc)
     return f"; unconfirmed: {best_passage(scan, loc)}"
+
+
+def _read_nowhere(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -> str | None:
+    """Why a passage of weaker language is not the clause, where the locator reads the rule's category far
+    below its threshold everywhere in the contract (`far_below`) and the category is the whole clause, not
+    a part of it; None otherwise."""
+    if clause.model.locate.category_is_part:
+        return None
+    loc = base.get("location")
+    scan = ctx.scan() if loc is not None and loc.category is not None else None
+    if scan is None or loc is None or loc.category is None or not far_below(scan, loc.category):
+        return None
+    return f"only weaker language of the clause, and {best_passage(scan, loc)}"
 
 
 def _doubted(ctx: _Context, clause: CompiledClause, region: _Region) -> str | None:

@@ -96,6 +96,8 @@ def _unconfirmed(ctx: _Context, clause: CompiledClause, region: _Region) -> str 
             "the clause's wording occurs anywhere in the contract"
         )
     if loc is not None and loc.locator_score is not None and t is not None:
+        if clause.model.locate.category_is_part:
+            return None  # the locator reads a part of the clause (a warranty's duration): silent on the rest
         vouched = (region.via == "heading" and any(weights)) or max(weights, default=0) >= 4
         if not vouched and not _sees(loc, t) and loc.locator_score < 0.25 * t:
             return (

@@ -19,7 +19,7 @@ from playbooks.engine.context import (
 from playbooks.engine.decide import _sev_get, _severity, _short
 from playbooks.engine.net import plausible
 from playbooks.engine.quotes import _quote_range
-from playbooks.incorporation import for_topic, general
+from playbooks.incorporation import INCORPORATED_REASON, for_topic, general
 from playbooks.outcome import ClauseOutcome, QuoteRef, SearchRecord
 from playbooks.passages import Passage
 from playbooks.schema import CompiledClause
@@ -121,6 +121,17 @@ def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
     return min(hits) if hits else None
 
 
+def _only_points(ctx: _Context, clause: CompiledClause, region: _Region | None) -> bool:
+    """Whether the clause located is nothing but the sentence pointing elsewhere (or nothing was located):
+    every passage of the region that is not a heading carries a `referenced` pattern."""
+    if region is None:
+        return True
+    hits = _passage_hits(ctx, clause.referenced)
+    items = ctx.passages.items
+    body = [i for i in region.passages if not items[i].heading]
+    return bool(body) and all(i in hits for i in body)
+
+
 def _hinted(ctx: _Context, clause: CompiledClause, limit: int = 2) -> list[int]:
     """The passages (at most `limit`, most hints first) carrying a clause's weaker language."""
     hits = _passage_hits(ctx, clause.hints)
@@ -208,8 +219,9 @@ def _plausibly_held(
 def _incorporated(
     ctx: _Context, clause: CompiledClause, base: Mapping[str, Any], searched: SearchRecord
 ) -> ClauseOutcome | None:
-    """Where the document gives the clause's topic (or its terms at large) to another agreement not in the
-    file, the absence is not concluded: a `needs_review` quoting the incorporating sentence."""
+    """Where the document gives the clause's topic to another agreement not in the file, the clause is
+    incorporated by reference but not provided; where it gives that agreement its terms at large, the absence
+    is not concluded: a `needs_review`. Each quotes the incorporating sentence."""
     inc = for_topic(ctx.text, clause.title)
     topic = inc is not None
     if inc is None:
@@ -220,24 +232,33 @@ def _incorporated(
     q = _quote_range(ctx, inc.start, inc.end, focus=(inc.start, inc.end))
     if q is None:
         return None
-    if topic:
-        claim = (
-            f"{clause.title}: present by reference — the quoted sentence gives its terms to the {inc.name}, "
-            "which is not in this file; read them there."
+    if topic:  # the clause is there, in the other agreement: incorporated by reference, not provided
+        m = clause.model
+        severity: str = _sev_get(m.severity, "referenced_not_provided") or (
+            m.referenced.severity if m.referenced else "high"
         )
-    else:
-        claim = (
-            f"{clause.title}: no clause of the kind is in this document, but it incorporates the {inc.name} "
-            "(quoted), which is not in this file — the clause may be there. Read it before concluding the "
-            "clause is absent."
+        return ClauseOutcome(
+            outcome="referenced_not_provided",
+            severity=severity,
+            claim=f"{clause.title}: incorporated by reference but not provided — the quoted sentence gives "
+            f"its terms to the {inc.name}, which is not in this file; read them there.",
+            quotes=(q,),
+            searched=searched,
+            reason=f"the clause's terms are the {inc.name}'s, which is not in this file",
+            **base,
         )
+    claim = (
+        f"{clause.title}: no clause of the kind is in this document, but it incorporates the {inc.name} "
+        "(quoted), which is not in this file — the clause may be there. Read it before concluding the "
+        "clause is absent."
+    )
     return _not_concluded(
         clause,
         base,
         searched,
         claim=claim,
         quote=q,
-        reason=f"absence not concluded: the document incorporates the {inc.name}, which is not in this file",
+        reason=f"{INCORPORATED_REASON} the {inc.name}, which is not in this file",
         weak=f"the {inc.name} is not in this file",
     )
 

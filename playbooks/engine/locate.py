@@ -98,11 +98,15 @@ def _locate(ctx: _Context, clause: CompiledClause) -> _Region | None:
         assert why is not None
         ctx.set_aside[clause.id] = (region, why)
         if scan is not None and category is not None:
-            ctx.locations[clause.id] = fuse(scan, category, None, None, switch=False, take=False).location
+            ctx.locations[clause.id] = fuse(
+                scan, category, None, None, switch=False, take=False, part=_part(clause)
+            ).location
         return None
     if scan is not None and category is not None:
         a = ctx.passages.items[kept.anchor]
-        ctx.locations[clause.id] = fuse(scan, category, (a.start, a.end), kept.via, switch=False).location
+        ctx.locations[clause.id] = fuse(
+            scan, category, (a.start, a.end), kept.via, switch=False, part=_part(clause)
+        ).location
     return kept
 
 
@@ -128,7 +132,7 @@ def _locate_fused(ctx: _Context, clause: CompiledClause) -> _Region | None:
         return region
     anchor = ctx.passages.items[region.anchor] if region else None
     rule_span = (anchor.start, anchor.end) if anchor else None
-    d = fuse(scan, category, rule_span, region.via if region else None)
+    d = fuse(scan, category, rule_span, region.via if region else None, part=_part(clause))
     ctx.locations[clause.id] = d.location
     if d.take is None:
         return region
@@ -136,10 +140,14 @@ def _locate_fused(ctx: _Context, clause: CompiledClause) -> _Region | None:
     if taken is None and region is not None:
         # no readable passage in the locator's pick: the rules' own region stands (the fusion never turns
         # a clause the rules located into an absence)
-        ctx.locations[clause.id] = fuse(scan, category, rule_span, region.via, switch=False).location
+        ctx.locations[clause.id] = fuse(
+            scan, category, rule_span, region.via, switch=False, part=_part(clause)
+        ).location
         return region
     if taken is None:
-        ctx.locations[clause.id] = fuse(scan, category, None, None, switch=False, take=False).location
+        ctx.locations[clause.id] = fuse(
+            scan, category, None, None, switch=False, take=False, part=_part(clause)
+        ).location
     return taken
 
 
@@ -318,3 +326,8 @@ def region_around(
 
 
 # ---------------------------------------------------------------------------------------------- extract
+
+
+def _part(clause: CompiledClause) -> bool:
+    """Whether the clause's locator category is only a part of it (`locate.category_is_part`)."""
+    return clause.model.locate.category_is_part

@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from playbooks.engine.about import _other_sides
 from playbooks.engine.bound import bound_reading
 from playbooks.engine.context import _Context, _heading_only, _hits, _passage_hits, _Region, _Value
 from playbooks.engine.lead_in import _as_lead_ins_sentence, _lead_in, _lead_in_bool
@@ -70,6 +71,10 @@ def _extract_field(
             for i in near
             if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
         ]
+        if clause is not None and clause.duty is not None:
+            # a clause of one side's promise reads elsewhere only that side's: our own duty to supply content
+            # "in accordance with the specifications" is no warranty of the supplier's
+            near = [i for i in near if _other_sides(ctx, clause, i) is None]
         w = _extract_in(ctx, region, f, near, default=False)
         if w is not None:
             return w

@@ -49,6 +49,11 @@ _SENTENCE = re.compile(r"[^.;\n]+(?:[.;]|$)", re.MULTILINE)
 _NOT_TOPIC = {"the", "all", "other", "its", "such", "applicable", "relevant", "same", "said", "any", "those"}
 
 
+#: how the reason of an absence left open by a general incorporation begins: its quote is the incorporating
+#: sentence, not the clause, so an evaluation never counts the clause present on it
+INCORPORATED_REASON = "absence not concluded: the document incorporates"
+
+
 @dataclass(frozen=True, slots=True)
 class Incorporation:
     """A sentence that incorporates another agreement: the agreement's name, the sentence's span, and the

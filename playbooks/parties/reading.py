@@ -35,8 +35,9 @@ _DEFINED = re.compile(
     r"(?:(?:the|each\s+and\s+both\s+of\s+them|collectively|individually|jointly|together|(?i:here(?:in)?after)"
     r"(?:\s+(?:referred\s+to(?:\s+as)?|called(?:\s+as)?))?|referred\s+to\s+(?:herein\s+)?as|herein|as)[\s,]+)*"
     # a term starts with a capital or a digit ("2TheMart"), or in lower case with a capital or hyphen soon
-    # after ("i-on", "eBay")
-    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|\d(?=\w*[A-Za-z])|[a-z](?=[a-z]{0,3}[A-Z\-]))"
+    # after ("i-on", "eBay"), or a lower-case web name ("drkoop.com")
+    r"(?:[\"“”'‘’`]{1,2}\s*(?:the\s+)?(?P<term>(?:[A-Z]|\d(?=\w*[A-Za-z])|[a-z](?=[a-z]{0,3}[A-Z\-])"
+    r"|[a-z](?=[a-z0-9\-]{1,30}\.(?:com|net|org|io)[\"”'’]))"
     r"[A-Za-z0-9À-ÖØ-öø-ÿ.&/\- ]{0,40}?)"
     # a comma inside the quotes only before another quoted name ("Servicing Agent," "you" or "your")
     r"(?:,(?=[\"“”]\s+[\"“])|\s)*[\"“”'‘’`]{1,2}"

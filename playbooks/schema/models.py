@@ -104,6 +104,9 @@ class LocateModel(_Strict):
     # the clause category (CUAD-style, one of `playbooks.locator.CATEGORIES`) whose learned head backs this
     # clause: its top passages are candidates beside the patterns' and headings'
     category: str | None = None
+    # the category is only a part of the clause (Warranty Duration of warranties, Post-Termination Services of
+    # the effect of termination): the locator reading none says nothing of whether the clause is there
+    category_is_part: bool = False
 
     @field_validator("category")
     @classmethod
@@ -139,10 +142,13 @@ class IfMissingModel(_Strict):
 
 class ReferencedModel(_Strict):
     """Incorporation by reference: `patterns` mark a sentence that points elsewhere ("available at https://…");
-    `provided_if` are patterns whose presence anywhere in the document means the referenced text is there."""
+    `provided_if` are patterns whose presence anywhere in the document means the referenced text is there.
+    `pointer_only`: the reference decides only where the clause located is the pointing sentence itself (a
+    contract with its own confidentiality clause that also mentions the parties' NDA still has one)."""
 
     patterns: list[str]
     provided_if: list[str] = Field(default_factory=list)
+    pointer_only: bool = False
     severity: Severity = "high"
 
 
