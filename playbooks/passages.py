@@ -25,6 +25,12 @@ _ABBREV = {
 #: "Dec. 8, 2005": a month's abbreviation before a day's number ends no sentence
 _MONTH_ABBREV = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 _DAY_NEXT = re.compile(r"\s+\d{1,2}\b")
+#: "this 16 day of August. 2012": a stray full stop between a month and its year ends no sentence
+_MONTHS = {
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+}  # fmt: skip
+_YEAR_NEXT = re.compile(r"\s+(?:19|20)\d{2}\b")
 _SENT_END = re.compile(r"[.!?][\"”’')\]]*(?=[ \t\r\n]+[\"“‘(\[]?[A-Z0-9])")
 _PARA = re.compile(r"\n[ \t\r]*\n")
 _LABEL_LINE = re.compile(
@@ -109,6 +115,8 @@ class Passages:
                 if word in _ABBREV or (len(word) == 1 and word.isalpha() and text[m.start() - 1].isupper()):
                     continue
                 if word in _MONTH_ABBREV and _DAY_NEXT.match(text, m.end()):
+                    continue
+                if (word in _MONTHS or word in _MONTH_ABBREV) and _YEAR_NEXT.match(text, m.end()):
                     continue
             # "10." at the start of a line is a clause label, not a sentence end
             line_start = text.rfind("\n", 0, m.start()) + 1
