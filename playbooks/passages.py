@@ -52,6 +52,22 @@ _LABEL_START = re.compile(
 )
 
 
+_NON_SPACE_BEFORE = re.compile(r"(\S)\s*$")
+_NON_SPACE_AFTER = re.compile(r"\s*(\S)")
+
+
+def _mid_sentence(text: str, start: int, end: int) -> bool:
+    """Whether a blank-line break falls inside a sentence — a page break in a filed copy ("shall exclusively
+    lie in the⏎⏎⏎state and federal courts"): the words before it end in a lower-case letter or a comma and the
+    words after it begin in lower case."""
+    before = _NON_SPACE_BEFORE.search(text, max(0, start - 40), start)
+    after = _NON_SPACE_AFTER.match(text, end)
+    if before is None or after is None:
+        return False
+    b, a = before.group(1), after.group(1)
+    return (b == "," or (b.isalpha() and b.islower())) and a.isalpha() and a.islower()
+
+
 def _heading_like(line: str, before: str) -> bool:
     """A short line that is a heading: all capitals, or a few title-case words without a full stop.
 
@@ -98,7 +114,8 @@ class Passages:
             cuts.update((a, b))
             skip.add((a, b))
         for m in _PARA.finditer(text):
-            cuts.add(m.end())
+            if not _mid_sentence(text, m.start(), m.end()):
+                cuts.add(m.end())
         for m in _LABEL_LINE.finditer(text):
             prev = text[text.rfind("\n", 0, m.start()) + 1 : m.start()].rstrip()
             label = _STRONG_LABEL.match(text, m.end())

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from citationgate.cli import app
 from playbooks.kinds import duration_kind
 from playbooks.parties.reading import read_parties
+from playbooks.passages import Passages
 from playbooks.periods import find_durations
 
 
@@ -94,3 +95,43 @@ def test_a_window_named_a_period_preceding_is_a_look_back() -> None:
     text = "hire any person who is, or within the six month period preceding such activity was, an employee"
     at = text.index("six month")
     assert duration_kind(text, at, at + len("six month")) == "lookback"
+
+
+def test_a_page_break_inside_a_sentence_does_not_cut_the_passage() -> None:
+    text = (
+        "9.5 Jurisdiction and venue shall exclusively lie in the\n\n\n\n\nstate and federal courts "
+        "situate in Broward County, Florida.\n\n9.6 No party may assign.\n\nTERM\n\nthe heading above "
+        "stands alone."
+    )
+    items = [text[p.start : p.end] for p in Passages(text).items]
+    assert items[0].startswith("9.5 ") and items[0].endswith("Broward County, Florida.")
+    assert "9.6 No party may assign." in items and "TERM" in items
+
+
+def test_a_stray_full_stop_between_month_and_year_ends_no_passage() -> None:
+    text = 'This Agreement is made and entered into this 16 day of August. 2012 (the "Effective Date").'
+    assert [text[p.start : p.end] for p in Passages(text).items] == [text]
+
+
+def test_parties_listed_after_the_following_parties() -> None:
+    text = (
+        'THIS ADDENDUM ("Addendum") is made between the following parties: Zebra Tech International, LLC, '
+        'with an office at 3 Overlook Point ("Zebra");\n\nAND\n\nScanSource, Inc., a company incorporated in '
+        'South Carolina ("ScanSource").\n\nZebra shall sell. ScanSource shall pay Zebra. Zebra may end it.\n'
+    )
+    assert [p.name for p in read_parties(text)] == ["Zebra Tech International, LLC", "ScanSource, Inc."]
+
+
+def test_the_forum_beside_the_governing_law_is_the_venue(tmp_path: Path) -> None:
+    text = (
+        'SERVICES AGREEMENT\n\nThis Agreement is made between Acme Corp ("Customer") and Beta LLC '
+        '("Supplier").\n\n1. Supplier shall provide the services. Customer shall pay Supplier the fees.'
+        "\n\n8. Disputes. Any "
+        "dispute shall be settled by arbitration. Any such arbitration shall be conducted in accordance with "
+        "the rules of the American Arbitration Association.\n\n9. This Agreement shall be governed by the "
+        "laws of England and Wales. Jurisdiction and venue for any legal proceedings arising out of this "
+        "Agreement shall exclusively lie in the courts of England and Wales.\n"
+    )
+    found = {f["rule"]: f for f in _review(tmp_path, text)["findings"]}["dispute_resolution"]
+    venue = found["extracted"]["venue"]
+    assert "England" in str(venue["value"]) and text[venue["start"] : venue["end"]] == venue["text"]

@@ -223,7 +223,10 @@ def _run_clause(
             region, values = moved
             held.clear()
             outcome, pos, reason, used = _judge(clause, values, _sayer(ctx, clause, region, held))
-        elif (why_not := _unconfirmed(ctx, clause, region)) is not None:
+        elif (
+            not _yes_elsewhere(values, judged_by)
+            and (why_not := _unconfirmed(ctx, clause, region)) is not None
+        ):
             return _absent(ctx, clause, base, considered=(region, why_not)), {}, None
     own_seat = _own_seat(ctx, clause, values, pos) if outcome == "unacceptable" else None
     if own_seat is not None:
@@ -389,6 +392,13 @@ def _unseen(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -> str:
         return ""
     base["location"] = doubt(loc)
     return f"; unconfirmed: {best_passage(scan, loc)}"
+
+
+def _yes_elsewhere(values: Mapping[str, _Value], fields: Sequence[str]) -> bool:
+    """Whether a yes/no the clause is judged by reads "yes" in so many words elsewhere in the contract (a
+    field read `anywhere`: "Programmer is specifically authorized to use such call letters"): the clause is
+    there, whatever the passage located says."""
+    return any((v := values.get(n)) is not None and not v.inferred and v.ev.value is True for n in fields)
 
 
 def _read_nowhere(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -> str | None:

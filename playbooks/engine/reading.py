@@ -52,6 +52,12 @@ def _extract_field(
         if w is not None:
             return w
     if f.spec.binds is not None and clause is not None and (v is None or v.inferred):
+        if f.spec.anywhere and f.spec.type == "bool":
+            # a "yes" the contract states elsewhere in so many words ("The Customer and the Supplier may use
+            # the marks of the other") outweighs the grammar of the sentence located
+            w = _read_anywhere(ctx, region, f, clause)
+            if w is not None and w.ev.value is True:
+                return w
         # no cue decided it: whose promise the clause's own sentence is says whom it binds
         w = bound_reading(ctx, region, f, clause)
         if w is not None:
@@ -63,22 +69,28 @@ def _extract_field(
         if w is not None:
             return w
     if f.spec.anywhere and (v is None or v.inferred):
-        near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
-        items = ctx.passages.items
-        # a heading is never the clause: "[No Modification Except in Writing]." states no term of its own
-        near = [
-            i
-            for i in near
-            if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
-        ]
-        if clause is not None and clause.duty is not None:
-            # a clause of one side's promise reads elsewhere only that side's: our own duty to supply content
-            # "in accordance with the specifications" is no warranty of the supplier's
-            near = [i for i in near if _other_sides(ctx, clause, i) is None]
-        w = _extract_in(ctx, region, f, near, default=False)
+        w = _read_anywhere(ctx, region, f, clause)
         if w is not None:
             return w
     return v
+
+
+def _read_anywhere(
+    ctx: _Context, region: _Region, f: CompiledField, clause: CompiledClause | None
+) -> _Value | None:
+    """A field read outside the located clause, wherever its `near` words occur (`anywhere`); None when no
+    cue reads it there."""
+    near = sorted(set(_passage_hits(ctx, f.near)) - set(region.passages))
+    items = ctx.passages.items
+    # a heading is never the clause: "[No Modification Except in Writing]." states no term of its own
+    near = [
+        i for i in near if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
+    ]
+    if clause is not None and clause.duty is not None:
+        # a clause of one side's promise reads elsewhere only that side's: our own duty to supply content
+        # "in accordance with the specifications" is no warranty of the supplier's
+        near = [i for i in near if _other_sides(ctx, clause, i) is None]
+    return _extract_in(ctx, region, f, near, default=False)
 
 
 def _under(ctx: _Context, region: _Region) -> list[int]:

@@ -248,7 +248,8 @@ def _name_before(text: str, at: int, floor: int, *, unblank: bool = True) -> str
     # the name starts after "between", a "(1)", a ";", or the "and" that closes the party before it — not
     # after the "and" inside "England and Wales"
     starts = (
-        r"\b(?i:between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?|\(\d\)|;|\n\s*\n"
+        r"\b(?i:between|among|B\s+E\s+T\s+W\s+E\s+E\s+N)\b\s*:?(?:\s*the\s+following\s+(?:\w+\s+)?parties\s*:)?"
+        r"|\(\d\)|;|\n\s*\n"
         r"|[)”\",]\s*,?\s*-?\s*(?:and|AND)\b\s*-?|^\s*(?:and|AND)\b\s*-?"
         # a label before each party: "BETWEEN: A Ltd. (the “A”), located at … Hong Kong. AND: B"
         r"|\b(?:and|AND|And)\s*:"
