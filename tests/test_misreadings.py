@@ -135,3 +135,22 @@ def test_the_forum_beside_the_governing_law_is_the_venue(tmp_path: Path) -> None
     found = {f["rule"]: f for f in _review(tmp_path, text)["findings"]}["dispute_resolution"]
     venue = found["extracted"]["venue"]
     assert "England" in str(venue["value"]) and text[venue["start"] : venue["end"]] == venue["text"]
+
+
+def test_a_convenience_limb_beside_a_breach_limb_is_termination_for_convenience(tmp_path: Path) -> None:
+    text = (
+        'MARKETING AGREEMENT\n\nThis Agreement is made between Acme Corp ("Company") and Beta LLC '
+        '("Supplier").\n\n1. Supplier shall provide the marketing services. Company shall pay Supplier '
+        "the fees.\n\n"
+        '4. Term and Termination. The term of this Agreement (the "Term") will begin on February 1, 1998 and '
+        "end on the first anniversary of the date of this Agreement; provided that (a) either party may "
+        "terminate this Agreement, effective at any time after the first three months of the Term, by giving "
+        "30 days' written notice of termination to the other party, and (b) either party may terminate this "
+        "Agreement at any time by giving written notice of termination to the other party, if the other "
+        "party commits a material breach of its obligations hereunder that is not cured within 30 days after "
+        "notice thereof from the non-breaching party.\n"
+    )
+    found = {f["rule"]: f for f in _review(tmp_path, text)["findings"]}
+    assert "termination_for_convenience" in found  # located, not concluded absent
+    cite = found["termination_for_convenience"]["citations"][0]
+    assert "either party may terminate" in cite["quote"]

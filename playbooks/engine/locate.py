@@ -197,15 +197,29 @@ def _worded_past_exclusion(ctx: _Context, clause: CompiledClause, i: int, start:
     at a line end ("non- exclusive") is read whole, as the exclusion means it."""
     p = ctx.passages.items[i]
     text = _LINE_BREAK_HYPHEN.sub("-", ctx.text[max(p.start, start) : min(p.end, end)])
-    chars = list(text)
-    for rx in clause.exclude:
-        for m in rx.finditer(text):
-            chars[m.start() : m.end()] = " " * (m.end() - m.start())
-    rest = "".join(chars)
-    return any(rx.search(rest) for rx in clause.patterns)
+    # each inline limb read on its own too: "(a) either party may terminate … at any time …, and (b) either
+    # party may terminate … if the other party commits a material breach" — the second limb's words say
+    # nothing of the first's
+    for part in (text, *_INLINE_LIMB.split(text)):
+        chars = list(part)
+        for rx in clause.exclude:
+            for m in rx.finditer(part):
+                chars[m.start() : m.end()] = " " * (m.end() - m.start())
+        rest = "".join(chars)
+        if any(rx.search(rest) for rx in clause.patterns):
+            return True
+    return False
 
 
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")
+#: where an inline limb that opens a right of its own begins inside a sentence: "…, and (b) either party may
+#: …" — not a limb of one lead-in ("may assign without consent to (a) an affiliate or (b) a buyer"), which
+#: the lead-in's exclusion covers
+_INLINE_LIMB = re.compile(
+    r"(?:[,;:]\s*(?:and|or)?\s*|\s)\(\s*(?:[a-h]|i{1,3}|iv|vi{0,3})\s*\)\s"
+    r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)",
+    re.IGNORECASE,
+)
 
 
 def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:

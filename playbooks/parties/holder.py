@@ -37,7 +37,14 @@ _MODAL = (
 _GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
 _SUBJECT_REACH = 90  # how far before the verb its subject may start
 _BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-wrapped line ends nothing
-_LIMB_END = re.compile(r"[.;]\s|\n\s*\n")  # where a right's own words end
+# where a right's own words end: a sentence's end, or a later lettered limb that opens a right of its own
+# ("(a) either party may terminate … on 30 days' notice, and (b) either party may terminate … if the other
+# party commits a material breach"); never a limb of the right's own conditions ("may terminate (a) if …")
+_LIMB_END = re.compile(
+    r"[.;]\s|\n\s*\n|,?\s*(?:and|or)?\s*\(\s*(?:[b-h]|ii|iii|iv|v|vi)\s*\)\s+"
+    r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)",
+    re.IGNORECASE,
+)
 _CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
 # what may stand before the agent ("by the Company", "by either Oaktree US or the Sub-Advisor")
 _AGENT_BEFORE = re.compile(r"\s*(?:either\s+)?(?:the\s+)?|.*\bby\s+(?:either\s+)?(?:the\s+)?", re.IGNORECASE)

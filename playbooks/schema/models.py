@@ -104,8 +104,8 @@ class LocateModel(_Strict):
     # the clause category (CUAD-style, one of `playbooks.locator.CATEGORIES`) whose learned head backs this
     # clause: its top passages are candidates beside the patterns' and headings'
     category: str | None = None
-    # the category is only a part of the clause (Warranty Duration of warranties, Post-Termination Services of
-    # the effect of termination): the locator reading none says nothing of whether the clause is there
+    # the category is only a part of the clause (Warranty Duration of warranties; a Third Party Beneficiary of
+    # a third-party rights clause, which may deny one): the locator reading none says nothing of the clause
     category_is_part: bool = False
 
     @field_validator("category")
