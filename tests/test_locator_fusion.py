@@ -274,6 +274,19 @@ def test_weaker_language_the_locator_reads_nowhere_is_not_the_clause(tmp_path: P
     assert without.outcome == "needs_review"  # with no locator, the hint is still read, as before
 
 
+def test_an_absence_from_weaker_language_claims_only_what_the_rule_looks_for(tmp_path: Path) -> None:
+    """Only the weaker language of an effect-of-termination clause ("the indemnity shall survive the
+    termination"), which the locator reads nowhere: missing — and the claim says what is missing (our data
+    returned, help with the transition), not that nothing at all is said of the end."""
+    extra = "33. Indemnity. The Customer's indemnity of the Supplier shall survive the termination hereof."
+    doc = load_document(_contract_with(tmp_path, PATTERN_ONLY_CAP, extra))
+    silent = load_locator(_silent_locator(tmp_path))
+    end = {o.rule: o for o in run_playbook(doc, load_playbook("msa-customer"), locator=silent)}
+    found = end["effect_of_termination"]
+    assert found.outcome == "missing" and "returns our data" in found.claim
+    assert found.searched is not None and any("survive" in q for q in found.searched.queries)
+
+
 def test_weaker_language_the_locator_nearly_reads_is_unconfirmed(tmp_path: Path) -> None:
     """Only a hint of a governing-law clause: the engine's own "may be one" finding. Where the locator's best
     passage scores under its threshold but not far under it, the location is doubted and the reason names
