@@ -40,6 +40,7 @@ from playbooks.engine.evidence import (
     _hinted,
     _only_points,
     _referenced,
+    _referenced_severity,
     _search_record,
 )
 from playbooks.engine.locate import _locate
@@ -47,8 +48,8 @@ from playbooks.engine.quotes import _inside, _past_heading, _quote, _quote_range
 from playbooks.engine.reading import _extract_field
 from playbooks.engine.seat import our_seat, seat_of_both
 from playbooks.engine.unread import Candidate, candidates, say_unknown, say_unstated, where_of
-from playbooks.locator import Locator
-from playbooks.locator.fusion import best_passage, doubt, far_below, unseen
+from playbooks.locator import Locator, Scan
+from playbooks.locator.fusion import Location, best_passage, doubt, far_below, unseen
 from playbooks.outcome import ClauseOutcome, ExtractedValue, QuoteRef
 from playbooks.predicates import evaluate
 from playbooks.regex_safety import regex_budget
@@ -117,13 +118,10 @@ def _run_clause(
         ref = None  # the contract has the clause's own words beside the pointer: they are judged
     if ref is not None:
         q = _quote(ctx, ref)
-        severity: str = sev.get("referenced_not_provided") or (
-            m.referenced.severity if m.referenced else "high"
-        )
         reason = "the clause points to a document that is not part of this text"
         out = ClauseOutcome(
             outcome="referenced_not_provided",
-            severity=severity,
+            severity=_referenced_severity(clause),
             claim=f"{clause.title}: incorporated by reference but not provided — "
             "the referenced terms are not in this document.",
             quotes=(q,) if q else (),
@@ -384,14 +382,25 @@ def _unseen(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -> str:
     """For a finding the engine itself calls uncertain: where the locator, over a whole contract, reads no
     clause of the rule's category anywhere, its location is doubted (present: unconfirmed, `base` updated)
     and the reason names the locator's best passage; otherwise nothing is added."""
-    loc = base.get("location")
-    scan = ctx.scan() if loc is not None and loc.category is not None else None
-    if clause.model.locate.category_is_part:
-        return ""  # the locator reads a part of the clause: silent on the rest
-    if scan is None or loc is None or loc.category is None or not unseen(scan, loc.category):
+    read = _whole_category(ctx, clause, base)
+    if read is None or not unseen(read[0], read[2]):
         return ""
+    scan, loc, _ = read
     base["location"] = doubt(loc)
     return f"; unconfirmed: {best_passage(scan, loc)}"
+
+
+def _whole_category(
+    ctx: _Context, clause: CompiledClause, base: Mapping[str, Any]
+) -> tuple[Scan, Location, str] | None:
+    """The locator's scan, the clause's location and its category, where a locator ran for a category that is
+    the whole clause; None where none ran or the category is only a part of it (`locate.category_is_part`:
+    the locator's silence then says nothing of the rest)."""
+    loc = base.get("location")
+    if clause.model.locate.category_is_part or loc is None or loc.category is None:
+        return None
+    scan = ctx.scan()
+    return None if scan is None else (scan, loc, loc.category)
 
 
 def _yes_elsewhere(values: Mapping[str, _Value], fields: Sequence[str]) -> bool:
@@ -405,13 +414,10 @@ def _read_nowhere(ctx: _Context, clause: CompiledClause, base: dict[str, Any]) -
     """Why a passage of weaker language is not the clause, where the locator reads the rule's category far
     below its threshold everywhere in the contract (`far_below`) and the category is the whole clause, not
     a part of it; None otherwise."""
-    if clause.model.locate.category_is_part:
+    read = _whole_category(ctx, clause, base)
+    if read is None or not far_below(read[0], read[2]):
         return None
-    loc = base.get("location")
-    scan = ctx.scan() if loc is not None and loc.category is not None else None
-    if scan is None or loc is None or loc.category is None or not far_below(scan, loc.category):
-        return None
-    return f"only weaker language of the clause, and {best_passage(scan, loc)}"
+    return f"only weaker language of the clause, and {best_passage(read[0], read[1])}"
 
 
 def _doubted(ctx: _Context, clause: CompiledClause, region: _Region) -> str | None:

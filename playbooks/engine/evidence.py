@@ -121,6 +121,15 @@ def _referenced(ctx: _Context, clause: CompiledClause) -> int | None:
     return min(hits) if hits else None
 
 
+def _referenced_severity(clause: CompiledClause) -> str:
+    """The severity of a clause incorporated by reference but not provided: the clause's own for that outcome,
+    else its `referenced` block's, else high."""
+    m = clause.model
+    return _sev_get(m.severity, "referenced_not_provided") or (
+        m.referenced.severity if m.referenced else "high"
+    )
+
+
 def _only_points(ctx: _Context, clause: CompiledClause, region: _Region | None) -> bool:
     """Whether the clause located is nothing but the sentence pointing elsewhere (or nothing was located):
     every passage of the region that is not a heading carries a `referenced` pattern."""
@@ -233,13 +242,9 @@ def _incorporated(
     if q is None:
         return None
     if topic:  # the clause is there, in the other agreement: incorporated by reference, not provided
-        m = clause.model
-        severity: str = _sev_get(m.severity, "referenced_not_provided") or (
-            m.referenced.severity if m.referenced else "high"
-        )
         return ClauseOutcome(
             outcome="referenced_not_provided",
-            severity=severity,
+            severity=_referenced_severity(clause),
             claim=f"{clause.title}: incorporated by reference but not provided — the quoted sentence gives "
             f"its terms to the {inc.name}, which is not in this file; read them there.",
             quotes=(q,),

@@ -19,6 +19,7 @@ from playbooks.engine.context import (
 )
 from playbooks.locator import Scan, category_of
 from playbooks.locator.fusion import fuse
+from playbooks.parties.holder import OWN_RIGHT_AHEAD
 from playbooks.schema import CompiledClause
 
 
@@ -216,9 +217,7 @@ _LINE_BREAK_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")
 #: …" — not a limb of one lead-in ("may assign without consent to (a) an affiliate or (b) a buyer"), which
 #: the lead-in's exclusion covers
 _INLINE_LIMB = re.compile(
-    r"(?:[,;:]\s*(?:and|or)?\s*|\s)\(\s*(?:[a-h]|i{1,3}|iv|vi{0,3})\s*\)\s"
-    r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)",
-    re.IGNORECASE,
+    r"(?:[,;:]\s*(?:and|or)?\s*|\s)\(\s*(?:[a-h]|i{1,3}|iv|vi{0,3})\s*\)\s" + OWN_RIGHT_AHEAD, re.IGNORECASE
 )
 
 

@@ -40,9 +40,11 @@ _BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-w
 # where a right's own words end: a sentence's end, or a later lettered limb that opens a right of its own
 # ("(a) either party may terminate … on 30 days' notice, and (b) either party may terminate … if the other
 # party commits a material breach"); never a limb of the right's own conditions ("may terminate (a) if …")
+#: what opens a right of its own right after a lettered limb's mark: a subject and its modal ("(b) either
+#: party may …"), not the right's own conditions ("(a) if …", "(a) an affiliate")
+OWN_RIGHT_AHEAD = r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)"
 _LIMB_END = re.compile(
-    r"[.;]\s|\n\s*\n|,?\s*(?:and|or)?\s*\(\s*(?:[b-h]|ii|iii|iv|v|vi)\s*\)\s+"
-    r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)",
+    r"[.;]\s|\n\s*\n|,?\s*(?:and|or)?\s*\(\s*(?:[b-h]|ii|iii|iv|v|vi)\s*\)\s+" + OWN_RIGHT_AHEAD,
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
