@@ -154,3 +154,53 @@ def test_a_convenience_limb_beside_a_breach_limb_is_termination_for_convenience(
     assert "termination_for_convenience" in found  # located, not concluded absent
     cite = found["termination_for_convenience"]["citations"][0]
     assert "either party may terminate" in cite["quote"]
+
+
+HEAD = (
+    'SERVICES AGREEMENT\n\nThis Services Agreement is made between Acme Corp ("Party B") and Beta LLC '
+    '("Party A").\n\n1. Services. Party A shall provide the services to Party B.\n\n'
+    "2. Fees. Party B shall pay Party A the fees within thirty (30) days of invoice.\n\n"
+)
+
+
+def _finding(tmp_path: Path, text: str, rule: str) -> dict[str, Any]:
+    found: dict[str, Any] = {f["rule"]: f for f in _review(tmp_path, text)["findings"]}[rule]
+    return found
+
+
+def test_confidentiality_owed_by_us_alone_is_no_standard_position(tmp_path: Path) -> None:
+    text = HEAD + (
+        "9. Confidentiality. Party B shall protect and maintain the confidentiality of any and all "
+        "confidential data received by Party B from Party A. Upon termination of this Agreement, Party B "
+        "shall return the Confidential Information to Party A or destroy it.\n"
+    )
+    found = _finding(tmp_path, text, "confidentiality")
+    assert found["outcome"] == "fallback"
+    assert found["claim"].startswith("Confidentiality binds only us")
+    bound = found["extracted"]["supplier_bound"]
+    assert bound["value"] is False and text[bound["start"] : bound["end"]] == bound["text"]
+
+
+def test_neither_party_may_and_a_passive_by_the_parties_bind_both_sides(tmp_path: Path) -> None:
+    for clause in (
+        "9. Confidentiality. Neither Party may disclose any confidential information of the other Party "
+        "without the prior written consent of the other Party.\n",
+        "9. Confidentiality. The terms of this Agreement shall be maintained by the Parties as confidential "
+        "during the Term and thereafter.\n",
+    ):
+        found = _finding(tmp_path, HEAD + clause, "confidentiality")
+        assert found["extracted"]["supplier_bound"]["value"] is True, clause
+        assert not found["claim"].startswith("Confidentiality binds only us")
+
+
+def test_a_ban_on_assigning_our_rights_with_their_consent_is_no_consent_the_supplier_needs(
+    tmp_path: Path,
+) -> None:
+    text = HEAD + (
+        "11. Assignment. This Agreement and all the rights and obligations of Party B hereunder shall not "
+        "be assigned, pledged or sublicensed without the prior written consent of Party A.\n"
+    )
+    found = _finding(tmp_path, text, "assignment")
+    assert found["outcome"] != "standard"
+    assert found["extracted"]["customer_needs_consent"]["value"] is True
+    assert found["extracted"].get("supplier_needs_consent", {}).get("value") is not True

@@ -23,7 +23,7 @@ import re
 from playbooks.engine.about import _PROMISE as _DUTY
 from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
 from playbooks.outcome import ExtractedValue
-from playbooks.parties.holder import BOTH, _subject_before
+from playbooks.parties.holder import BOTH, _subject_after, _subject_before
 from playbooks.schema import CompiledClause, CompiledField
 
 __all__ = ["bound_reading"]
@@ -34,8 +34,12 @@ _FREES = re.compile(
     r"limited|obliged|obligated|required|bound)\b|\b(?:is|are|be|remains?)\s+free\s+to\b|\bnot\s+apply\b",
     re.IGNORECASE,
 )
-#: what a party promises or gives: a duty's verb ("shall", "agrees to", "covenants") or a grant ("grants")
-_PROMISE = re.compile(_DUTY.pattern + r"|\b(?:hereby\s+)?grants?\b", re.IGNORECASE)
+#: what a party promises or gives: a duty's verb ("shall", "agrees to", "covenants"), a grant ("grants"), or a
+#: prohibition ("Consultant may not solicit": the "may" before its "not")
+_PROMISE = re.compile(_DUTY.pattern + r"|\b(?:hereby\s+)?grants?\b|\bmay(?=\s+not\b)", re.IGNORECASE)
+#: "may" after a subject of neither side ("Neither Party may disclose"), which prohibits as "may not" does
+_MAY = re.compile(r"\bmay\b", re.IGNORECASE)
+_NEITHER_MAY = re.compile(r"\b(?:neither|no)\s+(?:party|of\s+the\s+parties)(?:\s+hereto)?\s*$", re.IGNORECASE)
 #: the name right before a verb ("Dr. Murray shall not"): a party of its own where the contract defines it
 _NAME_BEFORE = re.compile(r"(?-i:\b([A-Z][\w&’'-]*\.?(?:\s+[A-Z][\w&’'-]*\.?){0,3}))\s*(?:,\s*)?$")
 #: a promise not to do something, right after its verb: "shall not", "agrees not to", "will refrain from"
@@ -60,6 +64,11 @@ _NEITHER_OWN = re.compile(
 )
 #: the word a subject of both sides opens with ("Each of EA, Farids and the Company shall not")
 _OPENS_BOTH = re.compile(r"\b(?:each|either|neither|both)\b", re.IGNORECASE)
+#: the agent's words after a passive's "by" ("the Parties", "each party hereto")
+_AGENT_WORDS = re.compile(r"(?:(?:the|each|both)\s+)?[\w&’'-]+(?:\s+hereto)?", re.IGNORECASE)
+#: a party's name that opens a document's title, not a promise of the party ("Microsoft Corporation
+#: Non-Disclosure Agreement")
+_DOCUMENT_NAME = re.compile(r"(?-i:(?:[A-Z][\w&.’'-]*\s+){1,6}(?:Agreement|Contract|Policy|Plan|Act)\b)")
 #: how far before a promise verb "neither" may open its subject
 _NEITHER_REACH = 90
 
@@ -114,12 +123,24 @@ def _promise_at(
     verb ends, "us" | "them" | "both") — the verb nearest before the words, or failing one (the words are a
     heading's: "Non-solicitation  Without the consent of the other Party, a Party shall not …"), the first
     after them; its subject the party named nearest before the verb (as a right's holder is read)."""
-    verbs = list(_PROMISE.finditer(seg))
+    verbs = sorted(
+        [*_PROMISE.finditer(seg), *(m for m in _MAY.finditer(seg) if _NEITHER_MAY.search(seg, 0, m.start()))],
+        key=lambda m: m.start(),
+    )
     before = [m for m in verbs if m.start() <= at]
     verb = before[-1] if before else next((m for m in verbs if m.start() > at), None)
     if verb is None:
         return None
-    subject = _subject_before(seg, verb.start(), f.cues.get("us", ()), f.cues.get("them", ()))
+    us, them = f.cues.get("us", ()), f.cues.get("them", ())
+    passive = _PASSIVE.match(seg, verb.end())
+    if passive and (agent := _subject_after(seg, passive.end(), us, them)):
+        # "shall be maintained by the Parties as confidential": the promise of the party after the "by"
+        at_agent, side = agent
+        word = _AGENT_WORDS.match(seg, at_agent)
+        return verb.start(), word.end() if word else at_agent, "both" if side == BOTH else side
+    subject = _subject_before(seg, verb.start(), us, them)
+    if subject is not None and _DOCUMENT_NAME.match(seg, subject[0]):
+        subject = None  # "that certain Microsoft Corporation Non-Disclosure Agreement … shall govern"
     if subject is None and (
         n := _NEITHER_SUBJECT.search(seg, max(0, verb.start() - _NEITHER_REACH), verb.start())
     ):
