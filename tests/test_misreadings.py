@@ -1,6 +1,7 @@
 """Readings a finding audit found wrong, each as the general pattern behind it (never a document's text)."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,33 @@ def test_a_ban_on_assigning_our_rights_with_their_consent_is_no_consent_the_supp
     assert found["outcome"] != "standard"
     assert found["extracted"]["customer_needs_consent"]["value"] is True
     assert found["extracted"].get("supplier_needs_consent", {}).get("value") is not True
+
+
+def test_the_agent_of_a_passive_right_is_the_nearest_by() -> None:
+    from playbooks.parties.holder import find_holders
+
+    seg = (
+        "If this Agreement is terminated by Service Provider upon a default by Service Recipient, Service "
+        "Provider will not refund the prepaid Service Fee."
+    )
+    us, them = [re.compile(r"\bService\s+Recipient\b")], [re.compile(r"\bService\s+Provider\b")]
+    (hit,) = find_holders(seg, 0, right=[r"terminat\w*"], us=us, them=them)
+    assert hit.side == "them"
+    joined = "This Agreement may be terminated by the Service Provider or by the Service Recipient on notice."
+    (hit,) = find_holders(joined, 0, right=[r"terminat\w*"], us=us, them=them)
+    assert hit.side == "both"
+
+
+def test_a_blank_party_in_a_form_is_no_named_party_but_a_redaction_is_no_blank(tmp_path: Path) -> None:
+    form = (
+        "This Service Agreement is entered into as of [Date] by and between Lumen Consulting Co., Ltd. "
+        '("Service Provider") and [•] ("Service Recipient").\n\n1. Service Provider shall provide the '
+        "services to Service Recipient. Service Recipient shall pay Service Provider the fees.\n"
+    )
+    found = _finding(tmp_path, form, "parties")
+    assert found["outcome"] == "needs_review"
+    assert found["extracted"]["blank_party"]["value"] is True
+    assert "a contracting party is not named" in found["claim"]
+    named = form.replace("and [•] (", "and Kestrel Ltd (")
+    redacted = named + "\n2. Each party shall [*] and [*] the other.\n"
+    assert _finding(tmp_path, redacted, "parties")["outcome"] == "standard"

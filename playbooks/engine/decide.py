@@ -129,6 +129,7 @@ def _decide(
     raw: Mapping[str, Any],
     otherwise: str,
     say: Callable[[Sequence[str]], str] = _not_found,
+    unmatched: str | None = None,
 ) -> tuple[str, CompiledPosition | None, str, list[str]]:
     """(outcome, deciding position, reason, fields the decision read); `say` words the values no reading
     was made of (the engine's own: what the clause holds of them, see `unread`)."""
@@ -173,7 +174,7 @@ def _decide(
         return "standard", None, "present", []
     # no position matched: the outcome rests on every value the positions read, so those are quoted
     read = list(dict.fromkeys(f for pos in positions for f in _fields_of(pos.when)))
-    return otherwise, None, "no position of the playbook matched", read
+    return otherwise, None, unmatched or "no position of the playbook matched", read
 
 
 def _judge(
@@ -192,7 +193,8 @@ def _judge(
     if conflicts:
         k, c = conflicts[0]
         return "needs_review", None, f"unparseable: {k} — {c}", [k]
-    return _decide(clause.positions, raw, clause.model.positions.otherwise, say)
+    positions = clause.model.positions
+    return _decide(clause.positions, raw, positions.otherwise, say, positions.unmatched)
 
 
 def _position_fields(clause: CompiledClause) -> list[str]:

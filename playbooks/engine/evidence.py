@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -132,13 +133,41 @@ def _referenced_severity(clause: CompiledClause) -> str:
 
 def _only_points(ctx: _Context, clause: CompiledClause, region: _Region | None) -> bool:
     """Whether the clause located is nothing but the sentence pointing elsewhere (or nothing was located):
-    every passage of the region that is not a heading carries a `referenced` pattern."""
+    every passage of the region that is not a heading and speaks of the clause's subject (carries one of
+    its patterns, or the words of its title) carries a `referenced` pattern — a neighbouring sentence on
+    something else ("In addition, Surgical shall … execute a Business Associate Agreement") is no clause of
+    its own beside the pointer."""
     if region is None:
         return True
     hits = _passage_hits(ctx, clause.referenced)
+    own = _passage_hits(ctx, clause.patterns)
     items = ctx.passages.items
-    body = [i for i in region.passages if not items[i].heading]
-    return bool(body) and all(i in hits for i in body)
+    body = [
+        i
+        for i in region.passages
+        if not items[i].heading and not _heading_only(ctx.text[items[i].start : items[i].end])
+    ]
+    stems = [w[:6].lower() for w in re.findall(r"[A-Za-z]{5,}", clause.title)]
+
+    def speaks_of(i: int) -> bool:
+        return i in own or any(st in ctx.text[items[i].start : items[i].end].lower() for st in stems)
+
+    speaks = [i for i in body if speaks_of(i)]
+    return bool(body) and all(i in hits and not _states_beside(ctx, clause, i) for i in speaks or body)
+
+
+def _states_beside(ctx: _Context, clause: CompiledClause, i: int) -> bool:
+    """Whether a pointing passage also states the clause in words of its own, outside the pointer: "Without
+    limiting the obligations set forth in the Mutual Confidentiality Agreement …, the Parties hereto agree to
+    maintain in confidence the terms of this Agreement" has a confidentiality clause of its own."""
+    p = ctx.passages.items[i]
+    seg = ctx.text[p.start : p.end]
+    pointers = [m.span() for rx in clause.referenced for m in rx.finditer(seg)]
+    return any(
+        not any(a <= m.start() < b or a < m.end() <= b for a, b in pointers)
+        for rx in clause.patterns
+        for m in rx.finditer(seg)
+    )
 
 
 def _hinted(ctx: _Context, clause: CompiledClause, limit: int = 2) -> list[int]:

@@ -89,7 +89,9 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
         (
             re.compile(
                 rf"\b(?:(?:may|can|shall|will)\s+(?:only\s+)?be|(?:is|are)|until|unless)\s+(?:sooner\s+|earlier\s+)?"
-                rf"(?:{right})\w*[\s,]+(?:[^.;]{{0,80}}?\s)?by\s+",
+                # the nearest "by" is the agent's: "is terminated by Service Provider upon a default by
+                # Service Recipient" is the provider's right
+                rf"(?:{right})\w*[\s,]+(?:[^.;]{{0,80}}?\s)??by\s+",
                 re.IGNORECASE,
             ),
             "after",
@@ -160,11 +162,11 @@ def _subject_after(
     agents = [t for t in found if _AGENT_BEFORE.fullmatch(window[: t[0]])]
     if not agents:
         return None
-    sides = {t[2] for t in agents}
+    # the first agent, joined by "or"/"and" to the next ("by either Oaktree US or the Sub-Advisor"); a later
+    # "by" of other words is not the right's ("terminated by Service Provider upon a default by Service
+    # Recipient")
     a, b, side = agents[0]
-    if BOTH in sides or len(sides) > 1:
-        side = BOTH
-    else:
+    if side != BOTH:
         rest = window[b:]
         joined = _JOINED_AFTER.match(rest)
         later = [t for t in found if joined and t[0] == b + joined.end()]

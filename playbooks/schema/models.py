@@ -132,6 +132,9 @@ class PositionsModel(_Strict):
     standard: PositionModel | None = None
     fallbacks: list[FallbackModel] = Field(default_factory=list)
     otherwise: Outcome = "needs_review"
+    # what the finding says where no position matches, in words a lawyer can act on ("a party's name is left
+    # blank"); default "no position of the playbook matched"
+    unmatched: str | None = None
 
 
 class IfMissingModel(_Strict):
