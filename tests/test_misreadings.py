@@ -235,3 +235,10 @@ def test_a_blank_party_in_a_form_is_no_named_party_but_a_redaction_is_no_blank(t
     named = form.replace("and [•] (", "and Kestrel Ltd (")
     redacted = named + "\n2. Each party shall [*] and [*] the other.\n"
     assert _finding(tmp_path, redacted, "parties")["outcome"] == "standard"
+
+
+def test_a_definition_after_a_page_footer_date_is_still_a_definition() -> None:
+    from playbooks.engine.context import _DEFINITION
+
+    assert _DEFINITION.match('May 3, 2016 4.4 "Aggregate Consideration" means the amount equal to the sum')
+    assert not _DEFINITION.match("May 3, 2016 the Company shall pay the fee.")

@@ -33,7 +33,9 @@ _REGION_MAX = 6000  # a section longer than this is too broad to stand for one c
 
 _PARA_BREAK = re.compile(r"\n[ \t\r]*\n")
 _DEFINITION = re.compile(  # a passage that opens by defining a term: '"Minimum Quantity" means …'
-    r"\s*(?:\(?[\w.]{1,6}\)?\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b"
+    # (after a filed copy's page-footer date run into it: 'May 3, 2016 4.4 "Aggregate Consideration" means')
+    r"\s*(?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+(?:19|20)\d{2}\s+)?(?:\(?[\w.]{1,6}\)?\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
+    r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b"
 )
 _RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s")
 
