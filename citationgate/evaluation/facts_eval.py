@@ -283,7 +283,8 @@ def _read_price(r: _Reading) -> bool | str | None:
 def _read_service_credits(r: _Reading) -> bool | None:
     if r.found("service_levels") is None:
         return False if r.absent("service_levels") else None
-    return bool(r.value("service_levels", "credits")) or None
+    credits = r.value("service_levels", "credits")
+    return None if credits is None else bool(credits)
 
 
 #: fact → (reader, comparer). A reader returns the review's value in the fact's shape, or None/"undecided"
