@@ -54,7 +54,11 @@ def test_a_title_in_title_case_keeps_every_kind_it_joins() -> None:
     for title, kind, kinds in (
         ("Co-Branding and Services Agreement", "marketing", ("marketing", "services")),
         ("CO-BRANDING AND SERVICES AGREEMENT", "marketing", ("marketing", "services")),
-        ("Non-Competition, Referral and Non-Disclosure Agreement", "nda", ("nda", "marketing")),
+        (
+            "Non-Competition, Referral and Non-Disclosure Agreement",
+            "nda",
+            ("nda", "restrictive_covenant", "marketing"),
+        ),
         ("Software License and Maintenance Agreement", "license", ("license", "maintenance_support")),
         ("Manufacturing & Supply Agreement", "supply", ("supply",)),
         # one kind with the generic word after it; development beside a licence is its product

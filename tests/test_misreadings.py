@@ -231,7 +231,7 @@ def test_a_blank_party_in_a_form_is_no_named_party_but_a_redaction_is_no_blank(t
     found = _finding(tmp_path, form, "parties")
     assert found["outcome"] == "needs_review"
     assert found["extracted"]["blank_party"]["value"] is True
-    assert "a contracting party is not named" in found["claim"]
+    assert "the opening statement leaves a party blank" in found["claim"]
     named = form.replace("and [•] (", "and Kestrel Ltd (")
     redacted = named + "\n2. Each party shall [*] and [*] the other.\n"
     assert _finding(tmp_path, redacted, "parties")["outcome"] == "standard"

@@ -23,8 +23,19 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
         r"employment|executive\s+agreement|offer\s+letter",
         r"\bemployee\b|\bemployment\b|\bsalary\b|\bvacation\b|\bbenefits?\s+plans?\b",
     ),
+    # covenants not to compete or solicit given on their own (on a sale of a business, by a departing owner)
+    "restrictive_covenant": (
+        r"non[\s\-]?compet\w*|non[\s\-]?solicit\w*|restrictive\s+covenants?",
+        r"\bnon[\s\-]?compet\w*|\brestricted\s+(?:period|business|territory)\b",
+    ),
     "franchise": (r"franchise", r"\bfranchisee\b|\bfranchisor\b"),
     "joint_venture": (r"joint\s+venture|shareholders?|operating\s+agreement", r"\bjoint\s+venture\b"),
+    # shares and the deals that move them: a merger, a stock purchase, a Rule 145 affiliate letter
+    "securities": (
+        r"merger|(?:stock|share|securities|unit)\s+(?:purchase|subscription|exchange)|registration\s+rights"
+        r"|voting\s+(?:agreement|trust)|lock[\s\-]?up",
+        r"\brule\s+145\b|\bsecurities\s+act\b|\bregistration\s+statement\b",
+    ),
     "collaboration": (r"collaboration|co-?development|joint\s+development", r"\bcollaboration\b"),
     "sponsorship": (r"sponsorship|endorsement", r"\bsponsor\b|\bsponsorship\b"),
     "marketing": (
@@ -44,6 +55,8 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
         r"\bpurchase\s+orders?\b|\bproducts?\b|\bshipment\b",
     ),
     "license": (r"licen[cs]e|licensing", r"\blicensee\b|\blicensor\b|\broyalt\w+"),
+    # a third party holding a deposit (source code, funds, documents) for release on set conditions
+    "escrow": (r"escrow", r"\bescrow\b"),
     "hosting": (
         r"hosting|application\s+service|asp\b|cloud|saas|subscription",
         r"\bhost\w*\b|\bserver\w*\b|\buptime\b",
@@ -66,8 +79,10 @@ TYPES: tuple[str, ...] = (*_PROFILE, "other")
 _BODY_LEADS: Mapping[str, tuple[str, ...]] = {
     "nda": ("confidential", *word_starts("evaluation")),
     "employment": word_starts("employee", "employment", "salary", "vacation", "benefit"),
+    "restrictive_covenant": word_starts("non", "restricted"),
     "franchise": word_starts("franchis"),
     "joint_venture": word_starts("joint"),
+    "securities": word_starts("rule", "securities", "registration"),
     "collaboration": word_starts("collaboration"),
     "sponsorship": word_starts("sponsor"),
     "marketing": word_starts("marketing", "promot", "co"),
@@ -75,6 +90,7 @@ _BODY_LEADS: Mapping[str, tuple[str, ...]] = {
     "transportation": word_starts("transport", "shipper"),
     "supply": word_starts("purchase", "product", "shipment"),
     "license": word_starts("licens", "royalt"),
+    "escrow": word_starts("escrow"),
     "hosting": word_starts("host", "server", "uptime"),
     "maintenance_support": word_starts("maintenance", "support"),
     "outsourcing": word_starts("outsourc"),
@@ -170,6 +186,19 @@ def classify(text: str) -> ContractType:
             runner_up=hits[0] if hits else None,
             basis=f"employment language throughout ({counts['employment']} uses of employee, salary, "
             "benefits…)",
+        )
+    if (
+        hits == ["marketing"]
+        and counts["securities"] >= 2
+        and not re.search(r"marketing|co-?branding|promotion|advertising|alliance|referral", low_title)
+    ):
+        # an "affiliate" under the Securities Act (Rule 145) holds shares; it markets nothing
+        return ContractType(
+            type="securities",
+            title=title,
+            runner_up="marketing",
+            basis=f"its title “{title}” beside securities-law language ({counts['securities']} uses of "
+            "Rule 145, Securities Act, registration statement)",
         )
     if hits:
         best = hits[0]

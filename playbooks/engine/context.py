@@ -42,7 +42,7 @@ _RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)
 
 _HEADING_ONLY = re.compile(
     r"(?:\s*(?:(?:section|article|clause)\s+)?(?:[\dA-Za-z]{1,3}[.)]|\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\))?"
-    r"\s*(?:[A-Z][\w,'’&/\- ]{1,70}|\[[A-Z][\w,'’&/\- ]{1,70}\])[.:]?\s*){1,3}"
+    r"\s*(?:[A-Z][\w,;'’&/\- ]{1,70}|\[[A-Z][\w,;'’&/\- ]{1,70}\])[.:]?\s*){1,3}"
 )  # a heading in brackets as filed ("Section 9.05 [No Modification Except in Writing].") is a heading too
 
 _OPERATIVE = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are|has|have|not)\b", re.IGNORECASE)

@@ -205,6 +205,13 @@ def _absent(
     if outcome == "missing" and (inc := _incorporated(ctx, clause, base, searched)) is not None:
         return inc
     reason = "no heading, term or pattern of the clause occurs anywhere in the document"
+    kind = ctx.contract_type
+    if outcome == "missing" and kind is not None and kind in clause.not_expected_in:
+        # an absence is a gap only where a contract of the kind is expected to have the clause: a covenant
+        # not to compete given on a sale caps no liability and carries no insurance
+        outcome, severity, words = "not_applicable", "info", kind.replace("_", " ")
+        msg = f"No {clause.title.lower()} clause found; none is expected in a {words} contract."
+        reason = f"{reason}, and the playbook does not expect one in {words} contracts"
     if considered is not None:
         region, why = considered
         p = ctx.passages.items[region.anchor]

@@ -174,8 +174,7 @@ def _locator_region(
     i = inside[int(scores.argmax())]
     if i in excluded and not _worded_past_exclusion(ctx, clause, i, start, end):
         return None  # the words the locator read the clause from are words the rule rules out
-    span = _clause_span(ctx, items[i].start) or _paragraph_span(ctx, i)
-    a, b = span if span else ctx.passages.with_list(i)
+    a, b = _span_of(ctx, i)
     idx = tuple(j for j in ctx.passages.within(a, b) if j == i or j not in excluded) or (i,)
     hits = _passage_hits(ctx, clause.patterns)
     worded = [j for j in idx if j in hits and j not in excluded and not items[j].heading and j not in inside]
@@ -221,9 +220,13 @@ _INLINE_LIMB = re.compile(
 )
 
 
+# a section number standing alone as a passage: "9." where a page's sections run on in one line
+_BARE_NUMBER = re.compile(r"\s*(?:(?:section|article|clause)\s+)?\d{1,3}(?:\.\d{1,3})*\.?\s*", re.IGNORECASE)
+
+
 def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
-    """Where the text running on after `end` stops being one clause: at the next heading, or the next
-    passage that is only a heading, or `limit` characters on."""
+    """Where the text running on after `end` stops being one clause: at the next heading, the next passage
+    that is only a heading or a section number, or `limit` characters on."""
     items = ctx.passages.items
     j = ctx.passages.index_at(end)
     while j < len(items) and items[j].start < end:
@@ -231,7 +234,8 @@ def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
     out = end
     while j < len(items) and items[j].end - end <= limit:
         p = items[j]
-        if p.heading or (out > end and _heading_only(ctx.text[p.start : p.end])):
+        seg = ctx.text[p.start : p.end]
+        if p.heading or _BARE_NUMBER.fullmatch(seg) or (out > end and _heading_only(seg)):
             break
         out = p.end
         j += 1
@@ -327,13 +331,25 @@ def _own_heading_line(ctx: _Context, clause: CompiledClause, i: int) -> bool:
     return _title_line(seg) and any(rx.search(seg) for rx in clause.heading_res)
 
 
+def _span_of(ctx: _Context, i: int) -> tuple[int, int]:
+    """The clause around passage i: its section or paragraph; where neither is known (sections running on
+    in one line, "9. Counterparts; Third Party Beneficiaries. This Agreement may …"), a passage that is only
+    a heading runs on to the next heading or section number, and any other is itself (with its list)."""
+    span = _clause_span(ctx, ctx.passages.items[i].start) or _paragraph_span(ctx, i)
+    if span:
+        return span
+    start, end = ctx.passages.with_list(i)
+    if _heading_only(ctx.text[start:end]):
+        end = _run_on_end(ctx, end)
+    return start, end
+
+
 def region_around(
     ctx: _Context, i: int, via: str, excluded: set[int], weight: Callable[[int], int]
 ) -> _Region:
     """The clause region around passage `i`: its clause or paragraph (a ':' passage carries its list),
     without the excluded passages, each passage weighted by how much of the clause's language it carries."""
-    span = _clause_span(ctx, ctx.passages.items[i].start) or _paragraph_span(ctx, i)
-    start, end = span if span else ctx.passages.with_list(i)
+    start, end = _span_of(ctx, i)
     idx = tuple(j for j in ctx.passages.within(start, end) if j not in excluded) or (i,)
     return _Region(start, end, idx, i, via, {j: weight(j) for j in idx})
 

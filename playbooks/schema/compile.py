@@ -218,6 +218,7 @@ def _compile(
                 referenced=rxs(ref.patterns, (*cloc, "referenced", "patterns")) if ref else (),
                 provided_if=rxs(ref.provided_if, (*cloc, "referenced", "provided_if")) if ref else (),
                 applies_to=tuple(c.applies_to),
+                not_expected_in=tuple(c.not_expected_in),
                 role_dependent=templated[0],
                 about=about,
                 duty=duty,

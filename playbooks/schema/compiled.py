@@ -59,6 +59,7 @@ class CompiledClause:
     referenced: tuple[re.Pattern[str], ...]
     provided_if: tuple[re.Pattern[str], ...]
     applies_to: tuple[str, ...] = ()
+    not_expected_in: tuple[str, ...] = ()
     role_dependent: bool = False  # some pattern speaks of {us} or {them}: its reading needs the roles bound
     about: tuple[re.Pattern[str], ...] = ()  # terms the operative sentence states (`playbooks.engine.about`)
     duty: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # (the side whose promise it is, the other)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from playbooks.contract_type.classify import TYPES
 from playbooks.locator.categories import CATEGORIES
 
 SCHEMA_ID = "citationgate-playbook/1"
@@ -137,6 +138,13 @@ class PositionsModel(_Strict):
     unmatched: str | None = None
 
 
+def _known_contract_types(types: list[str]) -> list[str]:
+    unknown = [t for t in types if t not in TYPES]
+    if unknown:
+        raise ValueError(f"unknown contract type {unknown[0]!r}; the types are: {', '.join(TYPES)}")
+    return types
+
+
 class IfMissingModel(_Strict):
     outcome: Literal["missing", "not_applicable", "needs_review"] = "missing"
     severity: Severity = "high"
@@ -170,6 +178,14 @@ class ClauseModel(_Strict):
     model_language: str = ""
     #: contract types the clause applies to (empty: every type); elsewhere it is not_applicable
     applies_to: list[str] = Field(default_factory=list)
+    #: contract types that are not expected to have the clause: where it is absent from one of them the
+    #: absence is no gap (`not_applicable`, saying so), though a clause the contract does have is judged
+    not_expected_in: list[str] = Field(default_factory=list)
+
+    @field_validator("applies_to", "not_expected_in")
+    @classmethod
+    def _known_types(cls, v: list[str]) -> list[str]:
+        return _known_contract_types(v)
 
 
 class CheckModel(_Strict):
@@ -213,6 +229,12 @@ class PlaybookFile(_Strict):
     description: str = ""
     #: contract types the playbook is written for (empty: any); a review of another type says so up front
     fits: list[str] = Field(default_factory=list)
+
+    @field_validator("fits")
+    @classmethod
+    def _known_types(cls, v: list[str]) -> list[str]:
+        return _known_contract_types(v)
+
     clauses: list[ClauseModel] = Field(min_length=1)
     checks: list[CheckModel] = Field(default_factory=list)
     document_checks: dict[DocCheckName, DocCheckModel] = Field(default_factory=dict)
