@@ -79,7 +79,9 @@ def test_a_clause_a_covenant_does_have_is_still_judged(tmp_path: Path) -> None:
 def test_a_playbook_naming_an_unknown_contract_type_is_refused(tmp_path: Path) -> None:
     source = (Path(__file__).parents[1] / "playbooks/builtin/msa-customer.yaml").read_text(encoding="utf-8")
     bad = source.replace(
-        "not_expected_in: [securities, restrictive_covenant]", "not_expected_in: [securites]", 1
+        "not_expected_in: [securities, finance, employment, restrictive_covenant]",
+        "not_expected_in: [securites]",
+        1,
     )
     path = tmp_path / "typo.yaml"
     path.write_text(bad, encoding="utf-8")
@@ -103,3 +105,91 @@ def test_the_engine_says_why_the_absence_is_no_gap() -> None:
     # where it is expected (a services contract), the same absence is a gap
     outcomes = run_playbook(doc, load_playbook("msa-customer"), contract_type="services")
     assert next(o for o in outcomes if o.rule == "limitation_of_liability").outcome == "missing"
+
+
+_MEETING = (
+    "The Company shall nominate the Nominees for election at the 2020 Annual Meeting and solicit proxies for "
+    "them. During the Standstill Period the Investor shall not solicit proxies or nominate any person. "
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("COOPERATION AGREEMENT\n\n" + _MEETING * 2, "securities"),
+        (
+            "COOPERATION AGREEMENT\n\nParty A shall run the game platform and Party B shall supply games.\n",
+            "collaboration",
+        ),
+        (
+            "JOINT FILING AGREEMENT\n\nThe undersigned agree to file a joint statement on Schedule 13D.\n",
+            "securities",
+        ),
+        ("REMARKETING AGREEMENT\n\nThe Remarketing Agent shall remarket the tendered Notes.\n", "securities"),
+        (
+            "INTELLECTUAL PROPERTY AGREEMENT\n\nParent assigns to SpinCo the Transferred Patents.\n",
+            "license",
+        ),
+        (
+            "UNCONDITIONAL CAPITAL MAINTENANCE AGREEMENT\n\nParent shall keep up the capital.\n",
+            "finance",
+        ),
+        ("CREDIT AGREEMENT\n\nThe Lender shall make Loans to the Borrower.\n", "finance"),
+        (
+            "SOFTWARE MAINTENANCE AGREEMENT\n\nThe Supplier shall maintain the Software.\n",
+            "maintenance_support",
+        ),
+        (
+            "ENDORSEMENT AGREEMENT\n\nThe Company pays the premiums on the split-dollar policy.\n",
+            "employment",
+        ),
+        ("ENDORSEMENT AGREEMENT\n\nThe Athlete shall endorse the Sponsor's products.\n", "sponsorship"),
+    ],
+    ids=[
+        "shareholder-cooperation",
+        "business-cooperation",
+        "joint-filing",
+        "remarketing",
+        "ip-agreement",
+        "capital-maintenance",
+        "credit",
+        "software-maintenance",
+        "split-dollar",
+        "athlete-endorsement",
+    ],
+)
+def test_titles_that_name_no_service_are_typed_as_what_they_are(text: str, kind: str) -> None:
+    assert classify(text).type == kind
+
+
+def test_staff_who_transfer_with_a_maintained_service_make_no_employment_contract() -> None:
+    staff = "The Transferring Employees' employment, salary, vacation and benefit plans transfer to SEV. " * 6
+    assert classify("FLEET MAINTENANCE AGREEMENT\n\nSEV shall maintain the Vehicles. " + staff).type == (
+        "maintenance_support"
+    )
+    # the same words under a bare "Service Agreement" with an executive are an employment contract
+    assert classify("SERVICE AGREEMENT\n\nThe employment of the Executive. " + staff).type == "employment"
+
+
+def test_a_keepwell_is_not_expected_to_cap_liability_and_a_licence_holds_no_personal_data(
+    tmp_path: Path,
+) -> None:
+    keepwell = (
+        "CAPITAL MAINTENANCE AGREEMENT\n\n"
+        'This Agreement is made between Alder Holdings Inc. ("Parent") and Birch Insurance Company '
+        '("Company").\n\n'
+        "1. Capital. Parent shall cause the Company to have capital of at least the Specified Minimum.\n\n"
+        "2. Governing Law. This Agreement shall be governed by the laws of the State of New York.\n"
+    )
+    review = _review(tmp_path, keepwell)
+    assert review["document"]["type"]["type"] == "finance"
+    assert "limitation_of_liability" in review["summary"]["not_applicable"]
+    assert all(f["rule"] != "force_majeure" for f in review["findings"])
+    licence = keepwell.replace("CAPITAL MAINTENANCE AGREEMENT", "PATENT LICENSE AGREEMENT").replace(
+        "1. Capital. Parent shall cause the Company to have capital of at least the Specified Minimum.",
+        "1. Licence. Parent grants the Company a non-exclusive licence under the Licensed Patents.",
+    )
+    review = _review(tmp_path, licence)
+    assert review["document"]["type"]["type"] == "license"
+    assert {"data_protection", "customer_data_use"} <= set(review["summary"]["not_applicable"])
+    assert _finding(review, "limitation_of_liability")["outcome"] == "missing"

@@ -87,7 +87,7 @@ def test_a_contract_types_words_are_counted_as_re_findall_counts_them() -> None:
         "royalties; hosting, servers, uptime; maintenance, support services; outsourcing; develop, "
         "deliverables; consultant, consulting; services, statement of work. Subservices, unsponsored, "
         "nonconfidential information. A non-competition covenant in the restricted territory; Rule 145 under "
-        "the Securities Act and the registration statement; the escrow agent."
+        "the Securities Act and the registration statement; the escrow agent; the borrower and the lender."
     ).lower()
     scan = Text(body)
     for kind, (_, words) in _PROFILE.items():

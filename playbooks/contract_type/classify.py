@@ -20,7 +20,9 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
         r"confidential\s+information|\bevaluation\s+material\b",
     ),
     "employment": (
-        r"employment|executive\s+agreement|offer\s+letter",
+        # split-dollar life insurance is a benefit for an executive (or the executive's family trust), not
+        # the "endorsement" of a sponsor
+        r"employment|executive\s+agreement|offer\s+letter|split[\s\-]dollar",
         r"\bemployee\b|\bemployment\b|\bsalary\b|\bvacation\b|\bbenefits?\s+plans?\b",
     ),
     # covenants not to compete or solicit given on their own (on a sale of a business, by a departing owner)
@@ -33,10 +35,13 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
     # shares and the deals that move them: a merger, a stock purchase, a Rule 145 affiliate letter
     "securities": (
         r"merger|(?:stock|share|securities|unit)\s+(?:purchase|subscription|exchange)|registration\s+rights"
-        r"|voting\s+(?:agreement|trust)|lock[\s\-]?up",
+        r"|voting\s+(?:agreement|trust)|lock[\s\-]?up|remarketing|joint\s+filing|standstill",
         r"\brule\s+145\b|\bsecurities\s+act\b|\bregistration\s+statement\b",
     ),
-    "collaboration": (r"collaboration|co-?development|joint\s+development", r"\bcollaboration\b"),
+    "collaboration": (
+        r"collaboration|co-?development|joint\s+development|co-?operation",
+        r"\bcollaboration\b",
+    ),
     "sponsorship": (r"sponsorship|endorsement", r"\bsponsor\b|\bsponsorship\b"),
     "marketing": (
         r"marketing|co-?branding|promotion|advertising|affiliate|alliance|co-?hosting|referral",
@@ -54,12 +59,20 @@ _PROFILE: Mapping[str, tuple[str, str]] = {
         r"supply|supplier|manufactur\w+|purchase|procurement|sales?\s+agreement|offtake",
         r"\bpurchase\s+orders?\b|\bproducts?\b|\bshipment\b",
     ),
-    "license": (r"licen[cs]e|licensing", r"\blicensee\b|\blicensor\b|\broyalt\w+"),
+    # an "Intellectual Property Agreement" grants or assigns rights in patents, marks and know-how
+    "license": (r"licen[cs]e|licensing|intellectual\s+property", r"\blicensee\b|\blicensor\b|\broyalt\w+"),
     # a third party holding a deposit (source code, funds, documents) for release on set conditions
     "escrow": (r"escrow", r"\bescrow\b"),
     "hosting": (
         r"hosting|application\s+service|asp\b|cloud|saas|subscription",
         r"\bhost\w*\b|\bserver\w*\b|\buptime\b",
+    ),
+    # money lent, guaranteed or kept up: a credit agreement, a loan, a guaranty, a parent's promise to
+    # maintain its subsidiary's capital ("capital maintenance", "keepwell") or an income or yield
+    "finance": (
+        r"credit\s+agreement|loan|guarant(?:y|ee)|keep[\s\-]?well|promissory|indenture"
+        r"|(?:capital|net\s+worth|liquidity|(?:net\s+)?(?:investment\s+)?income|yield)\s+maintenance",
+        r"\bborrower\b|\blender\b",
     ),
     "maintenance_support": (
         r"maintenance|support\s+agreement|repair",
@@ -92,12 +105,16 @@ _BODY_LEADS: Mapping[str, tuple[str, ...]] = {
     "license": word_starts("licens", "royalt"),
     "escrow": word_starts("escrow"),
     "hosting": word_starts("host", "server", "uptime"),
+    "finance": word_starts("borrower", "lender"),
     "maintenance_support": word_starts("maintenance", "support"),
     "outsourcing": word_starts("outsourc"),
     "development": word_starts("develop", "deliverable"),
     "consulting": word_starts("consult"),
     "services": word_starts("services", "statement"),
 }
+_SHAREHOLDER = re.compile(
+    r"\bannual\s+(?:general\s+)?meeting\b|\bnominees?\b|\bprox(?:y|ies)\b|\bstandstill\b"
+)
 _TITLE = re.compile(
     # (a title may wrap onto a second line, once: "NON-DISCLOSURE / CONFIDENTIALITY\nAGREEMENT")
     r"\b([A-Z](?:[A-Z&,/\- ]|(?<!AGREEMENT)(?<!CONTRACT)\n(?!\s*\n|\s*THIS\b)){3,}(?:AGREEMENT|CONTRACT))\b"
@@ -178,6 +195,8 @@ def classify(text: str) -> ContractType:
     if (
         counts["employment"] >= 25
         and "employment" not in hits
+        # staff who transfer with an outsourced or maintained service (TUPE) make no employment contract
+        and not {"outsourcing", "maintenance_support"} & set(hits)
         and re.search(r"\bemployment\b", body.text[:6000])
     ):
         return ContractType(
@@ -200,6 +219,25 @@ def classify(text: str) -> ContractType:
             basis=f"its title “{title}” beside securities-law language ({counts['securities']} uses of "
             "Rule 145, Securities Act, registration statement)",
         )
+    if hits and hits[0] == "sponsorship" and re.search(r"\bsplit[\s\-]dollar\b", body.text):
+        # an "endorsement" of a life insurance policy for an executive: a split-dollar benefit
+        return ContractType(
+            type="employment",
+            title=title,
+            runner_up="sponsorship",
+            basis=f"its title “{title}” beside a split-dollar life insurance arrangement",
+        )
+    if hits == ["collaboration"] and re.search(r"\bco-?operation\b", low_title):
+        meetings = len(_SHAREHOLDER.findall(body.text))
+        if meetings >= 8:
+            # a shareholder's "cooperation" with a listed company: board seats, annual meeting, standstill
+            return ContractType(
+                type="securities",
+                title=title,
+                runner_up="collaboration",
+                basis=f"its title “{title}” beside shareholder language ({meetings} uses of annual meeting, "
+                "nominee, proxy, standstill)",
+            )
     if hits:
         best = hits[0]
         runner = hits[1] if len(hits) > 1 else None
