@@ -183,6 +183,39 @@ def _kinds(low_title: str, hits: list[str]) -> tuple[str, ...]:
     return tuple(t for t in hits if t in found and (t != "development" or t == hits[0]))
 
 
+def _beside(title: str, kind: str, runner_up: str, language: str) -> ContractType:
+    """A contract whose title reads as `runner_up` and whose body's `language` shows it is a `kind`."""
+    return ContractType(
+        type=kind, title=title, runner_up=runner_up, basis=f"its title “{title}” beside {language}"
+    )
+
+
+def _retyped(title: str, hits: list[str], counts: Mapping[str, int], body: str) -> ContractType | None:
+    """The kind a title's word means in this contract where its body shows another sense of it: an
+    "affiliate" under Rule 145, a split-dollar "endorsement", a shareholder's "cooperation"."""
+    if (
+        hits == ["marketing"]
+        and counts["securities"] >= 2
+        and not re.search(r"marketing|co-?branding|promotion|advertising|alliance|referral", title.lower())
+    ):
+        # an "affiliate" under the Securities Act (Rule 145) holds shares; it markets nothing
+        language = (
+            f"securities-law language ({counts['securities']} uses of Rule 145, Securities Act, "
+            "registration statement)"
+        )
+        return _beside(title, "securities", "marketing", language)
+    if hits and hits[0] == "sponsorship" and re.search(r"\bsplit[\s\-]dollar\b", body):
+        # an "endorsement" of a life insurance policy for an executive: a split-dollar benefit
+        return _beside(title, "employment", "sponsorship", "a split-dollar life insurance arrangement")
+    if hits == ["collaboration"] and re.search(r"\bco-?operation\b", title.lower()):
+        meetings = len(_SHAREHOLDER.findall(body))
+        if meetings >= 8:
+            # a shareholder's "cooperation" with a listed company: board seats, annual meeting, standstill
+            language = f"shareholder language ({meetings} uses of annual meeting, nominee, proxy, standstill)"
+            return _beside(title, "securities", "collaboration", language)
+    return None
+
+
 def classify(text: str) -> ContractType:
     """The contract's type from its title, then its vocabulary; 'other' when neither says."""
     title = _title(text)
@@ -206,38 +239,9 @@ def classify(text: str) -> ContractType:
             basis=f"employment language throughout ({counts['employment']} uses of employee, salary, "
             "benefits…)",
         )
-    if (
-        hits == ["marketing"]
-        and counts["securities"] >= 2
-        and not re.search(r"marketing|co-?branding|promotion|advertising|alliance|referral", low_title)
-    ):
-        # an "affiliate" under the Securities Act (Rule 145) holds shares; it markets nothing
-        return ContractType(
-            type="securities",
-            title=title,
-            runner_up="marketing",
-            basis=f"its title “{title}” beside securities-law language ({counts['securities']} uses of "
-            "Rule 145, Securities Act, registration statement)",
-        )
-    if hits and hits[0] == "sponsorship" and re.search(r"\bsplit[\s\-]dollar\b", body.text):
-        # an "endorsement" of a life insurance policy for an executive: a split-dollar benefit
-        return ContractType(
-            type="employment",
-            title=title,
-            runner_up="sponsorship",
-            basis=f"its title “{title}” beside a split-dollar life insurance arrangement",
-        )
-    if hits == ["collaboration"] and re.search(r"\bco-?operation\b", low_title):
-        meetings = len(_SHAREHOLDER.findall(body.text))
-        if meetings >= 8:
-            # a shareholder's "cooperation" with a listed company: board seats, annual meeting, standstill
-            return ContractType(
-                type="securities",
-                title=title,
-                runner_up="collaboration",
-                basis=f"its title “{title}” beside shareholder language ({meetings} uses of annual meeting, "
-                "nominee, proxy, standstill)",
-            )
+    retyped = _retyped(title, hits, counts, body.text)
+    if retyped is not None:
+        return retyped
     if hits:
         best = hits[0]
         runner = hits[1] if len(hits) > 1 else None
