@@ -19,6 +19,7 @@ insurance") is read as holding if that party is the side the field speaks of (`n
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from playbooks.engine.about import _PROMISE as _DUTY
 from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
@@ -35,8 +36,11 @@ _FREES = re.compile(
     re.IGNORECASE,
 )
 #: what a party promises or gives: a duty's verb ("shall", "agrees to", "covenants"), a grant ("grants"), or a
-#: prohibition ("Consultant may not solicit": the "may" before its "not")
-_PROMISE = re.compile(_DUTY.pattern + r"|\b(?:hereby\s+)?grants?\b|\bmay(?=\s+not\b)", re.IGNORECASE)
+#: prohibition ("Consultant may not solicit": the "may" before its "not"; "agrees not to")
+_PROMISE = re.compile(
+    _DUTY.pattern + r"|\b(?:hereby\s+)?grants?\b|\bmay(?=\s+not\b)|\bagrees?(?=\s+(?:not|never)\b)",
+    re.IGNORECASE,
+)
 #: "may" after a subject of neither side ("Neither Party may disclose"), which prohibits as "may not" does
 _MAY = re.compile(r"\bmay\b", re.IGNORECASE)
 _NEITHER_MAY = re.compile(r"\b(?:neither|no)\s+(?:party|of\s+the\s+parties)(?:\s+hereto)?\s*$", re.IGNORECASE)
@@ -69,6 +73,12 @@ _AGENT_WORDS = re.compile(r"(?:(?:the|each|both)\s+)?[\w&’'-]+(?:\s+hereto)?",
 #: a party's name that opens a document's title, not a promise of the party ("Microsoft Corporation
 #: Non-Disclosure Agreement")
 _DOCUMENT_NAME = re.compile(r"(?-i:(?:[A-Z][\w&.’'-]*\s+){1,6}(?:Agreement|Contract|Policy|Plan|Act)\b)")
+#: one party's name joined to another's by a word that makes the subject the two of them: "Client and the
+#: Designer both agree", "Licensee and Licensor each shall" (not "Client and its Affiliates shall")
+_JOINED_BOTH = re.compile(
+    r"[\w&’'-]+(?:\s+[\w&’'-]+)?\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w&’'-]*(?:\s+[A-Z][\w&’'-]*)?\s+"
+    r"(?i:both|each|jointly|mutually)\b"
+)
 #: how far before a promise verb "neither" may open its subject
 _NEITHER_REACH = 90
 
@@ -138,7 +148,7 @@ def _promise_at(
         at_agent, side = agent
         word = _AGENT_WORDS.match(seg, at_agent)
         return verb.start(), word.end() if word else at_agent, "both" if side == BOTH else side
-    subject = _subject_before(seg, verb.start(), us, them)
+    subject = _subject_before(seg, verb.start(), us, them) or _lead_in_subject(seg, verb.start(), us, them)
     if subject is not None and _DOCUMENT_NAME.match(seg, subject[0]):
         subject = None  # "that certain Microsoft Corporation Non-Disclosure Agreement … shall govern"
     if subject is None and (
@@ -153,11 +163,80 @@ def _promise_at(
     lo = max(0, s - _NEITHER_REACH)
     if _NEITHER.search(seg, lo, verb.start()) and not _NEITHER_OWN.search(seg, lo, verb.start()):
         side = BOTH
+    if side != BOTH and _JOINED_BOTH.match(seg, s, verb.start()):
+        side = BOTH  # "The Client and Designer both agree not to post …": the two of them
     if side == BOTH and (opens := list(_OPENS_BOTH.finditer(seg, lo, s))):
         s = opens[
             -1
         ].start()  # quoted from the words that make it both sides': "Each of EA … and the Company"
     return s, verb.end(), "both" if side == BOTH else side
+
+
+#: a lead-in that names the subject of every limb after it: "Each party: (a) will not …; (d) agrees not to
+#: …", "The Licensee shall: (i) not …"
+_LEAD_IN = re.compile(
+    r"(?:\s+(?:shall|will|hereby|agrees?|covenants?|undertakes?|must)){0,2}\s*(?:that\s*)?:\s*(?:\(?[a-z0-9]{1,4}[.)])",
+    re.IGNORECASE,
+)
+#: a limb's own mark ("(d) ", "iv. ") at the start of the limb the verb is in
+_LIMB_MARK = re.compile(
+    r"(?:^|[;:,]\s*(?:and|or)?\s*|\s)\(?(?:[a-z]{1,2}|[ivx]{1,4}|\d{1,2})[.)]\s", re.IGNORECASE
+)
+
+
+def _lead_in_subject(
+    seg: str, at: int, us: Sequence[re.Pattern[str]], them: Sequence[re.Pattern[str]]
+) -> tuple[int, str] | None:
+    """The subject of the lead-in whose list the verb at `at` is a limb of, where the limb names no party
+    of its own ("Each party: … (d) agrees not to do anything contesting … the trademark rights of the other
+    party" binds both); None where the verb is in no such list."""
+    colon = seg.rfind(":", 0, at)
+    if colon < 0 or re.search(r"\.\s+[A-Z]", seg[colon:at]):
+        return None
+    marks = list(_LIMB_MARK.finditer(seg, colon, at))
+    # the verb opens its limb ("(d) agrees not to"); a limb with words of its own before the verb has a
+    # subject of its own, which no party's name fills
+    if not marks or len(seg[marks[-1].end() : at].split()) > 2:
+        return None
+    end = _lead_in_end(seg, colon)
+    if _LEAD_IN.match(seg, end) is None:
+        return None
+    return _subject_before(seg, end, us, them)
+
+
+#: a passage that opens as a list's limb: "(d) agrees not to …"
+_OPENS_LIMB = re.compile(r"\s*\(?(?:[a-z]{1,2}|[ivx]{1,4}|\d{1,2})[.)]\s", re.IGNORECASE)
+#: how many passages back a limb's lead-in may be
+_LIST_REACH = 12
+
+
+def _lead_in_start(ctx: _Context, i: int) -> int | None:
+    """Where the lead-in of the list whose limb passage `i` is starts: the nearest passage before it that
+    ends in a colon, every passage between them a limb ending in ";" (or "and"/"or"); None where passage
+    `i` is no limb of such a list."""
+    items, text = ctx.passages.items, ctx.text
+    if not _OPENS_LIMB.match(text, items[i].start):
+        return None
+    for j in range(i - 1, max(-1, i - 1 - _LIST_REACH), -1):
+        q = items[j]
+        seg = text[q.start : q.end].rstrip()
+        if q.heading or "\n\n" in text[q.end : items[j + 1].start]:
+            return None
+        if ":" in seg and not _OPENS_LIMB.match(seg):
+            return q.start
+        if not (seg.endswith((";", ":", " and", " or", "; and", "; or")) and _OPENS_LIMB.match(seg)):
+            return None
+    return None
+
+
+def _lead_in_end(seg: str, colon: int) -> int:
+    """Where the lead-in's subject ends: before the modal that may close it ("The Licensee shall:")."""
+    m = re.search(
+        r"(?:\s+(?:shall|will|hereby|agrees?|covenants?|undertakes?|must)){1,2}\s*(?:that\s*)?$",
+        seg[:colon],
+        re.IGNORECASE,
+    )
+    return m.start() if m else colon
 
 
 def bound_reading(ctx: _Context, region: _Region, f: CompiledField, clause: CompiledClause) -> _Value | None:
@@ -202,7 +281,14 @@ def _first_promise(
             [m.start() for rx in clause.patterns if (m := rx.search(seg)) is not None] if i in hits else [0]
         )
         for at in starts:
+            base, seg = p.start, ctx.text[p.start : p.end]
             promise = _promise_at(ctx.text, seg, at, f, unresolved=bool(ctx.roles_unresolved))
+            if promise is None and (lead := _lead_in_start(ctx, i)) is not None:
+                # a limb of a list whose lead-in names its subject ("Each party: … (d) agrees not to …")
+                base, seg = lead, ctx.text[lead : p.end]
+                promise = _promise_at(
+                    ctx.text, seg, at + p.start - lead, f, unresolved=bool(ctx.roles_unresolved)
+                )
             if promise is None:
                 continue
             s, e, who = promise
@@ -210,7 +296,7 @@ def _first_promise(
                 continue
             if f.spec.restraint and not (_NOT.match(seg, e) or _NEITHER.search(seg, s, e)):
                 continue  # a duty to act, not a promise to refrain
-            a = p.start + s + len(seg[s:e]) - len(seg[s:e].lstrip())
+            a = base + s + len(seg[s:e]) - len(seg[s:e].lstrip())
             named: tuple[tuple[str, str], ...] = ()
             if ctx.roles_unresolved and who != "both":
                 # who is us is not bound: the sides' words are the generic ones, no party's; a promise of one
@@ -220,7 +306,7 @@ def _first_promise(
                     continue
                 named = ((side, name),)
             ours = who == "both" or who == side or bool(named)
-            ev = ExtractedValue(value=ours, text=ctx.text[a : p.start + e], start=a, end=p.start + e)
+            ev = ExtractedValue(value=ours, text=ctx.text[a : base + e], start=a, end=base + e)
             value = _Value(ev, (p.start, p.end), None, False, named=named, mutual=who == "both")
             if named:
                 return value

@@ -19,6 +19,7 @@ from playbooks.engine.context import (
 )
 from playbooks.locator import Scan, category_of
 from playbooks.locator.fusion import fuse
+from playbooks.parties import read_parties
 from playbooks.parties.holder import OWN_RIGHT_AHEAD
 from playbooks.schema import CompiledClause
 
@@ -251,6 +252,10 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
     def weight(i: int) -> int:
         return pattern_hits.get(i, 0) * 2 + bridge_hits.get(i, 0)
 
+    if clause.model.locate.preamble and (i := _preamble_passage(ctx)) is not None and i not in excluded:
+        # the opening statement the parties are read from, not a later sentence "between" two of them
+        return region_around(ctx, i, "pattern", excluded, weight)
+
     best: tuple[float, _Region] | None = None
     for start, end, head in ctx.heads:
         score = 0.0
@@ -302,6 +307,19 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         if best is None or score > best[0]:
             best = (float(score), region_around(ctx, i, "pattern", excluded, weight))
     return best[1] if best else None
+
+
+def _preamble_passage(ctx: _Context) -> int | None:
+    """The passage in which the parties reader reads the first of the contract's two or more named parties
+    (`playbooks.parties.read_parties`), or None where it reads fewer."""
+    parties = [p for p in read_parties(ctx.text) if not p.blank]
+    if len(parties) < 2 or not ctx.passages.items:
+        return None
+    first = parties[0]
+    # the passage the name is written in ("BETWEEN: AZUL LINHAS AÉREAS BRASILEIRAS S/A, a company … Hereafter
+    # referred to as the "Company""), where it is written shortly before its defined term
+    named = ctx.text.rfind(first.name, max(0, first.start - 1500), first.start) if first.name else -1
+    return ctx.passages.index_at(named if named >= 0 else first.start)
 
 
 def _of_a_definition(clause: CompiledClause) -> bool:

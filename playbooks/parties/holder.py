@@ -49,7 +49,12 @@ _LIMB_END = re.compile(
 )
 _CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
 # what may stand before the agent ("by the Company", "by either Oaktree US or the Sub-Advisor")
-_AGENT_BEFORE = re.compile(r"\s*(?:either\s+)?(?:the\s+)?|.*\bby\s+(?:either\s+)?(?:the\s+)?", re.IGNORECASE)
+# ("by written notice of the terminating Party": the party that gives the notice)
+_AGENT_BEFORE = re.compile(
+    r"\s*(?:(?:prior\s+)?(?:written\s+)?notice\s+(?:of|from|given\s+by)\s+)?(?:either\s+)?(?:the\s+)?"
+    r"|.*\bby\s+(?:either\s+)?(?:the\s+)?",
+    re.IGNORECASE,
+)
 _JOINED_AFTER = re.compile(r"\s*(?:,\s*)?(?:or|and|and/or)\s+(?:by\s+)?(?:the\s+)?", re.IGNORECASE)
 _EITHER_WORD = re.compile(r"\beither\b", re.IGNORECASE)
 #: the words of a party named as an agent: "either Party", "the Licensor", "Kestrix Systems"
@@ -88,7 +93,8 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
         ),
         (
             re.compile(
-                rf"\b(?:(?:may|can|shall|will)\s+(?:only\s+)?be|(?:is|are)|until|unless)\s+(?:sooner\s+|earlier\s+)?"
+                # "may be immediately terminated", "may be sooner terminated"
+                rf"\b(?:(?:may|can|shall|will)\s+(?:only\s+)?be|(?:is|are)|until|unless)\s+(?:sooner\s+|earlier\s+|\w+ly\s+)?"
                 # the nearest "by" is the agent's: "is terminated by Service Provider upon a default by
                 # Service Recipient" is the provider's right
                 rf"(?:{right})\w*[\s,]+(?:[^.;]{{0,80}}?\s)??by\s+",

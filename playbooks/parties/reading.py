@@ -412,6 +412,22 @@ def _paren_term_of_a_party(text: str, m: re.Match[str], term: str, lo: int) -> b
     return bool(name) and not _not_a_name(name) and _unquoted_term(term, name)
 
 
+# a role's word in a bare parenthesis before the name it stands for: "… (Developer), and (Client) Pelican
+# Delivers Inc. for the performance of …"
+_ROLE_THEN_NAME = re.compile(r"\s*(?P<name>[A-Z][\w&.,'’\- ]{1,80}?\b(?:" + _FORMS + r")\b\.?)(?=[\s,(]|$)")
+
+
+def _name_after_role(text: str, m: re.Match[str], term: str) -> str:
+    """The legal name right after an unquoted role word in a parenthesis that opens a party's entry
+    ("and (Client) Pelican Delivers Inc."), or "" where the parenthesis follows a name as usual."""
+    if text[m.start()] != "(" or not _ROLE_WORD.match(term):
+        return ""
+    if not re.search(r"(?:\b(?:and|AND|between|BETWEEN)|:)\s*$", text[max(0, m.start() - 12) : m.start()]):
+        return ""
+    after = _ROLE_THEN_NAME.match(text, m.end(), m.end() + 100)
+    return " ".join(after.group("name").split()) if after else ""
+
+
 # a plain-language form's parenthesis that names a party first by pronouns and then by its term: ("we,"
 # "us," "our" or "Franchisor"), ("you," "Franchise Owner," or "Franchisee")
 _PRONOUN = r"(?:we|us|our|ours|you|your|yours)"
@@ -447,7 +463,8 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
             continue
         if _inside_a_definition(text, lo, at):
             continue
-        if group == "paren" and not _paren_term_of_a_party(text, m, term, lo):
+        named_after = _name_after_role(text, m, term) if group == "paren" else ""
+        if group == "paren" and not named_after and not _paren_term_of_a_party(text, m, term, lo):
             continue
         if term.lower() in seen:
             continue
@@ -471,6 +488,8 @@ def _in_window(text: str, lo: int, hi: int) -> list[Party]:
             # defined term, so this party's name is the one after it, or none
             own = _own_name_before(text, at, found[-1].end) if found else ""
             name = _unblanked(own or _after_definition(text, at, lo))
+        if named_after:
+            name, written = named_after, named_after
         found.append(
             Party(
                 defined_as=term,

@@ -108,6 +108,9 @@ class LocateModel(_Strict):
     # the category is only a part of the clause (Warranty Duration of warranties; a Third Party Beneficiary of
     # a third-party rights clause, which may deny one): the locator reading none says nothing of the clause
     category_is_part: bool = False
+    # the clause is the opening statement that names the parties: the passage where the parties reader
+    # (`playbooks.parties`) reads the first of two or more parties is located before headings and patterns
+    preamble: bool = False
 
     @field_validator("category")
     @classmethod
