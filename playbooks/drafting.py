@@ -20,6 +20,7 @@ from ingest.document import Document
 from ingest.sections import roman_to_int
 from playbooks.extract import US_STATES, number_conflicts
 from playbooks.outcome import ClauseOutcome, QuoteRef
+from playbooks.parties import read_parties
 from playbooks.passages import Passages
 
 __all__ = ["CHECK_TITLES", "drafting_outcomes"]
@@ -170,11 +171,17 @@ def _section_numbers(doc: Document) -> set[str]:
 
 # unquoted definitions: "1.23 Field means …" at the start of a line, "(the Effective Date)"
 _DEF_BARE = re.compile(
-    r"(?m)^[ \t]*(?:\(?[\dA-Za-z]{1,3}(?:\.\d{1,3})*[.)]?[ \t]+)?"
+    # at a line's start, or after a sentence where a filing's definitions run on in one line ("… Territory.
+    # Products shall mean the Company's kiosk …")
+    r"(?m)(?:^[ \t]*|(?<=[.;:][ \t])|(?<=[.;:][ \t]{2}))(?:\(?[\dA-Za-z]{1,3}(?:\.\d{1,3})*[.)]?[ \t]+)?"
     r"([A-Z][A-Za-z0-9\-’'&/]*(?: [A-Z][A-Za-z0-9\-’'&/]*){0,5})"
     r"[ \t]+(?:means|shall\s+mean|has\s+the\s+meaning|shall\s+have\s+the\s+meaning)\b"
 )
-_DEF_PAREN_BARE = re.compile(r"\((?:the|each\s+an?|an?)\s+([A-Z][a-z]+(?: [A-Z][a-z]+){0,4})\)")
+_DEF_PAREN_BARE = re.compile(
+    r"\((?:(?:collectively|collective|together|individually|jointly|hereinafter)[,\s]+(?:the\s+)?"
+    r"|(?:the|each\s+an?|an?)\s+)"
+    r"([A-Z][a-z]+(?: [A-Z][a-z]+){0,4})\s*\)"
+)  # "(the Effective Date)", "(collectively, Specifications)": a filing that lost its quotation marks
 
 
 def _definitions(text: str) -> dict[str, list[tuple[int, int]]]:
@@ -273,7 +280,8 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
 
 def _undefined(doc: Document, passages: Passages, defs: Mapping[str, Any], s: Any) -> list[ClauseOutcome]:
     text = doc.text
-    base = {d.lower() for d in defs}
+    # the parties' own terms, however the preamble defines them ("(Developer )", "and (Client) Pelican …")
+    base = {d.lower() for d in defs} | {t.lower() for p in read_parties(text) for t in p.terms}
     defined = base | {d.rstrip("s") for d in base} | {d + "s" for d in base}
     lower_words = set(re.findall(r"\b[a-z]{3,}\b", text))
     counts: Counter[str] = Counter()

@@ -25,7 +25,8 @@ OTHER_JURISDICTIONS = {
     "England and Wales": "England and Wales", "England & Wales": "England and Wales",
     "England": "England and Wales", "Scotland": "Scotland", "Northern Ireland": "Northern Ireland",
     "Ireland": "Ireland", "Republic of Ireland": "Ireland", "Nigeria": "Nigeria", "Lagos State": "Nigeria",
-    "Ontario": "Ontario", "British Columbia": "British Columbia", "Quebec": "Quebec", "Alberta": "Alberta",
+    "Ontario": "Ontario", "British Columbia": "British Columbia", "Quebec": "Quebec", "Québec": "Quebec",
+    "Alberta": "Alberta",
     "New South Wales": "New South Wales", "Victoria": "Victoria", "Singapore": "Singapore",
     "Hong Kong": "Hong Kong", "Germany": "Germany", "France": "France", "the Netherlands": "Netherlands",
     "Netherlands": "Netherlands", "Switzerland": "Switzerland", "Sweden": "Sweden", "Spain": "Spain",
@@ -109,6 +110,20 @@ _PRC_RE = re.compile(r"\b(?:the\s+)?P\.?R\.?C\.?(?![A-Za-z])")
 _ADJ_KEYS = {k.lower(): v for k, v in _LAW_ADJECTIVES.items()}
 
 
+_PROVINCES = frozenset(
+    {
+        "Ontario",
+        "British Columbia",
+        "Quebec",
+        "Alberta",
+        "Manitoba",
+        "Saskatchewan",
+        "Nova Scotia",
+        "New Brunswick",
+    }
+)
+
+
 def _federal_overlay(text: str, m: re.Match[str]) -> bool:
     if _key(m.group()).lower() != "united states":
         return False
@@ -140,8 +155,11 @@ def find_jurisdictions(text: str, base: int = 0) -> list[Hit]:
     for m in _PRC_RE.finditer(text):  # "the laws of the PRC"
         if not any(h.start <= base + m.start() < h.end for h in hits):
             hits.append(Hit(value="China", start=base + m.start(), end=base + m.end()))
-    # "the laws of the State of New York and the laws of the United States applicable therein": the state's
+    # "the laws of the State of New York and the laws of the United States applicable therein": the state's;
+    # "the laws of the Province of Québec and the laws of Canada applicable therein": the province's
     if any(h.value in _US_STATE_SET for h in hits):
         hits = [h for h in hits if h.value != "United States"]
+    if any(h.value in _PROVINCES for h in hits):
+        hits = [h for h in hits if h.value != "Canada"]
     hits.sort(key=lambda h: h.start)
     return hits

@@ -94,7 +94,12 @@ _AFTER_TERM_AFTER = re.compile(
     r"\s*\)?\s*(?:after|following|from|beyond|subsequent\s+to)\s+(?:the\s+|any\s+|such\s+|its\s+)?(?:\w+\s+){0,2}?"
     # "from the effective date of termination", "after the date of such expiry"
     r"(?:(?:date|time)\s+of\s+(?:the\s+|such\s+|any\s+|its\s+)?(?:\w+\s+)?)?"
-    r"(?:termination|expiration|expiry|cessation)\b",
+    r"(?:termination|expiration|expiry|cessation)\b"
+    # the end of a period the sentence counts by, not of the agreement: "sixty (60) days after the termination
+    # of the preceding full quarter-annual period"
+    r"(?!\s+of\s+(?:the\s+|each\s+|any\s+|such\s+)?(?:preceding\s+|relevant\s+|applicable\s+|previous\s+)?"
+    r"(?:(?!this\b|agreement|contract|engagement|employment|licen[cs]e)[\w-]+\s+){0,3}?"
+    r"(?:period|quarter|month|year|calendar|fiscal)\b)",
     re.IGNORECASE,
 )
 #: a sentence that opens on the end of the agreement — "After early termination of this Agreement … and for

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ingest.document import Section
+from ingest.sections import nesting
 
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_VALID = re.compile(r"(?i)^(?=[mdclxvi])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
@@ -528,25 +529,9 @@ def _place(stack: list[_Open], family: str, parts: tuple[int, ...], c: _Cand, ga
     return len(stack)
 
 
-def _heading(text: str, start: int, limit: int) -> str:
-    p = _NEXT_WORD.match(text, start).start("word")  # type: ignore[union-attr]
-    limit = min(limit, len(text))
-    if p >= limit:
-        return ""
-    if text[p] == "\n":
-        # the heading may stand on the next line: "ARTICLE V\nINDEMNIFICATION"
-        q = _BLANKS.match(text, p + 1).end()  # type: ignore[union-attr]
-        eol = text.find("\n", q, limit)
-        line = text[q : eol if eol != -1 else limit].strip()
-        if line and len(line) <= 80 and len(line.split()) <= 10 and (line.isupper() or line.istitle()):
-            return line.rstrip(".:")
-        return ""
-    end_m = _HEADING_END.search(text, p, min(limit, p + 200))
-    end = end_m.start() if end_m else min(limit, p + 200)
-    head = text[p:end].strip()
-    if not head or len(head) > 100 or not _titleish(head):
-        return ""  # a clause that starts with a sentence has no heading
-    return head
+def _heading(text: str, start: int, limit: int, label: str) -> str:
+    # the oracle is for where the scan finds labels; a section's heading is read by the product's own reader
+    return nesting._heading(text, start, limit, label)
 
 
 def _kind(family: str, body: str) -> str:
@@ -601,7 +586,7 @@ def detect_sections(
         if end <= c.start:
             continue
         next_start = accepted[i + 1][0].start if i + 1 < len(accepted) else len(text)
-        heading = _heading(text, c.rest, next_start)
+        heading = _heading(text, c.rest, next_start, c.label)
         kind = _kind(c.family, _body_after_heading(text, c.rest, heading, end))
         sections.append(
             Section(label=_fmt(c.label), heading=heading, level=level, kind=kind, start=c.start, end=end)

@@ -65,7 +65,7 @@ def detect_sections(
         if end <= c.start:
             continue
         next_start = accepted[i + 1][0].start if i + 1 < len(accepted) else len(text)
-        heading = _heading(text, c.rest, next_start)
+        heading = _heading(text, c.rest, next_start, c.label)
         kind = _kind(c.family, _body_after_heading(text, c.rest, heading, end))
         sections.append(
             Section(label=_fmt(c.label), heading=heading, level=level, kind=kind, start=c.start, end=end)

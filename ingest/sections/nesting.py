@@ -13,6 +13,7 @@ from ingest.sections.labels import (
     _NEXT_WORD,
     _Cand,
     _titleish,
+    roman_to_int,
 )
 
 
@@ -200,7 +201,24 @@ def _place(stack: list[_Open], family: str, parts: tuple[int, ...], c: _Cand, ga
     return len(stack)
 
 
-def _heading(text: str, start: int, limit: int) -> str:
+#: a heading run on into its section's first subsection: "Payment 5.1 FEES", "Indemnification 10 1 CLIENT"
+_RUN_ON_SUBSECTION = re.compile(
+    r"([A-Z][A-Za-z,&'’/\- ]{1,60}?)[^\S\n]+(?P<num>\d{1,3})(?:\.|[^\S\n])1[^\S\n]+(?=[A-Z(])"
+)
+#: words a heading does not end with: the sentence goes on ("Sections 11.1 …", "AMENDMENT OF SECTIONS 3.1")
+_OPEN_ENDED = re.compile(r"\b(?:sections?|clauses?|articles?|of|to|in|and|or|the|under|per)$", re.IGNORECASE)
+
+
+def _number_of(label: str) -> str:
+    """The number a section label stands for, as digits: "5." → "5", "ARTICLE IV" → "4"; "" for none."""
+    word = label.split()[-1].rstrip(".") if label.split() else ""
+    if word.isdigit():
+        return str(int(word))
+    n = roman_to_int(word) if word.isupper() else None
+    return str(n) if n else ""
+
+
+def _heading(text: str, start: int, limit: int, label: str = "") -> str:
     p = _NEXT_WORD.match(text, start).start("word")  # type: ignore[union-attr]
     limit = min(limit, len(text))
     if p >= limit:
@@ -213,6 +231,13 @@ def _heading(text: str, start: int, limit: int) -> str:
         if line and len(line) <= 80 and len(line.split()) <= 10 and (line.isupper() or line.istitle()):
             return line.rstrip(".:")
         return ""
+    run_on = _RUN_ON_SUBSECTION.match(text, p, min(limit, p + 120))
+    if run_on and _titleish(run_on.group(1)) and _number_of(label) == run_on.group("num"):
+        # a flattened filing: "5. Payment 5.1 FEES AND EXPENSES Client will pay …" — the words before the
+        # section's own first subsection ("5.1", not "15.1" cited in a sentence) are its heading
+        head = run_on.group(1).strip()
+        if not _OPEN_ENDED.search(head):
+            return head
     end_m = _HEADING_END.search(text, p, min(limit, p + 200))
     end = end_m.start() if end_m else min(limit, p + 200)
     head = text[p:end].strip()

@@ -34,7 +34,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from playbooks.engine.context import _DEFINITION, _OPERATIVE, _Context, _excluded, _passage_hits, _Region
+from playbooks.engine.context import (
+    _DEFINITION,
+    _OPERATIVE,
+    _Context,
+    _excluded,
+    _heading_only,
+    _passage_hits,
+    _Region,
+)
 from playbooks.schema import CompiledClause
 
 __all__ = ["KNOWN_CLAUSES", "UNSTATED", "heading_at", "off_subject", "on_subject"]
@@ -47,7 +55,7 @@ KNOWN_CLAUSES: Mapping[str, tuple[str, ...]] = {
     "severability": ("severability", "partial invalidity", "invalidity"),
     "waiver": ("waiver", "waivers", "no waiver", "non-waiver"),
     "amendment": ("amendment", "amendments", "modification", "modifications", "amendment and waiver"),
-    "notices": ("notices",),
+    "notices": ("notices", "notice and payment", "notice and communications"),
     "counterparts": ("counterparts", "execution in counterparts"),
     "entire agreement": ("entire agreement", "whole agreement", "entire understanding", "complete agreement"),
     "governing law": ("governing law", "applicable law", "choice of law"),
@@ -220,6 +228,11 @@ def off_subject(
         return theirs  # a heading does not say whose promise a sentence is
     where = heading_at(ctx, clause, i)
     if where is not None and where[0] == "own":
+        if not _own_heading_speaks(ctx, clause, i):
+            return (
+                f"it sits under a heading naming {clause.title.lower()} and another clause, and nothing "
+                "under the heading states its subject"
+            )
         return None
     if where is not None and where[1] in _EXCUSES and _EXCUSED.search(ctx.text, p.start, p.end):
         # "Neither Party shall be liable … for any direct, indirect, consequential … damages arising out of
@@ -305,7 +318,11 @@ def on_subject(
     for i in inside:
         if _stands(ctx, clause, i, hits):
             return replace(region, anchor=i), None
-    if region.via == "heading" and _other_sides(ctx, clause, region.anchor) is None:
+    if (
+        region.via == "heading"
+        and _other_sides(ctx, clause, region.anchor) is None
+        and _speaks_of(ctx, clause, region)
+    ):
         return region, None  # found by its own heading: the heading vouches, whatever its first sentence
     excluded = _excluded(ctx, clause)
     seen = set(region.passages)
@@ -316,6 +333,49 @@ def on_subject(
         if _stands(ctx, clause, i, hits):
             return around(i, via), None
     return None, why
+
+
+def _own_heading_speaks(ctx: _Context, clause: CompiledClause, i: int) -> bool:
+    """Whether the clause's own heading over passage `i` vouches for it: always, unless the heading names
+    another clause too and nothing under it states this clause's subject (`about`) — "14. NOTICE AND PAYMENT"
+    over a notices clause alone vouches for no payment clause."""
+    if not clause.about:
+        return True
+    start = ctx.passages.items[i].start
+    over = sorted((h for h in ctx.heads if h[0] <= start < h[1] and _own(h[2], clause)), key=lambda h: -h[0])
+    # the heading vouches for the clause, however its sentence is worded — unless it also names another
+    # clause and nothing under it states this one's subject
+    other = _known(over[0][2]) if over else None
+    if other is None or any(p in clause.headings for p in (other, *KNOWN_CLAUSES[other])):
+        return True
+    items = ctx.passages.items
+    return any(
+        not items[j].heading
+        and any(rx.search(_below_heading(ctx.text[items[j].start : items[j].end])) for rx in clause.about)
+        for j in ctx.passages.within(over[0][0], over[0][1])
+    )
+
+
+def _below_heading(seg: str) -> str:
+    """A passage's words after the heading line it opens with ("14. NOTICE AND PAYMENT\n\nAll notices …"),
+    so that the heading's own words do not count as what the passage states."""
+    if _heading_only(seg.strip()):
+        return ""
+    first, _, rest = seg.partition("\n")
+    return rest if rest.strip() and _heading_only(first.strip()) else seg
+
+
+def _speaks_of(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:
+    """Whether some sentence under the heading states the clause's subject (`about`), where the clause names
+    one: "14. NOTICE AND PAYMENT" over a notices clause alone vouches for no payment clause."""
+    if not clause.about:
+        return True
+    items = ctx.passages.items
+    return any(
+        not items[i].heading
+        and any(rx.search(_below_heading(ctx.text[items[i].start : items[i].end])) for rx in clause.about)
+        for i in region.passages
+    )
 
 
 def _stands(ctx: _Context, clause: CompiledClause, i: int, hits: Mapping[int, int]) -> bool:

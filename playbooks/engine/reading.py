@@ -12,6 +12,7 @@ from playbooks.engine.about import _other_sides
 from playbooks.engine.bound import bound_reading
 from playbooks.engine.context import _Context, _heading_only, _hits, _passage_hits, _Region, _Value
 from playbooks.engine.lead_in import _as_lead_ins_sentence, _lead_in, _lead_in_bool
+from playbooks.engine.refs import bare_label, referenced_values
 from playbooks.extract import (
     Hit,
     find_bool,
@@ -140,6 +141,10 @@ def _extract_in(
                     found[h.value] = h
                     scope_start = a if scope_start == -1 else scope_start
                     scope_end = b
+        for h in list(found.values()) if f.after else ():
+            # "EXCEPT FOR DAMAGES ARISING UNDER SECTIONS 14.A AND 16.A": what those sections are
+            for r in referenced_values(ctx.doc, h, f.cues, (scope_start, scope_end)):
+                found.setdefault(r.value, r)
         if found:
             ordered = sorted(found.values(), key=lambda h: h.start)
             start, end = ordered[0].start, ordered[-1].end
@@ -228,7 +233,9 @@ def _in_named_sections(ctx: _Context, region: _Region, f: CompiledField) -> _Val
             nums += [n for n in _SECTION_NUMBER.findall(m.group(0)) if n not in nums]
     if not nums:
         return None
-    labels = {n: [s for s in ctx.doc.sections if _bare(s.label) == n] for n in nums[:_NAMED_SECTIONS_READ]}
+    labels = {
+        n: [s for s in ctx.doc.sections if bare_label(s.label) == n] for n in nums[:_NAMED_SECTIONS_READ]
+    }
     for secs in labels.values():
         if len(secs) != 1 or region.start <= secs[0].start < region.end:
             continue  # a number more than one section carries, or the clause's own: no other section read
@@ -238,11 +245,6 @@ def _in_named_sections(ctx: _Context, region: _Region, f: CompiledField) -> _Val
         if w is not None and w.ev.value is True:
             return w
     return None
-
-
-def _bare(label: str) -> str:
-    """A section's label as a bare number: "Section 3.06" → "3.06", "5.2." → "5.2"."""
-    return re.sub(r"^(?:Section|SECTION|Clause|CLAUSE|Paragraph)\s+", "", label.strip()).rstrip(".")
 
 
 def _with_run_on(ctx: _Context, i: int) -> tuple[int, int]:

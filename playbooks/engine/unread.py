@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from playbooks.engine.context import _Context, _Region
+from playbooks.engine.context import _Context, _passage_hits, _Region
 from playbooks.engine.decide import _short, _topic_words
 from playbooks.engine.quotes import _quote_range
 from playbooks.outcome import QuoteRef
@@ -102,8 +102,11 @@ def _candidate(ctx: _Context, clause: CompiledClause, region: _Region, f: Compil
     need = min(2, len(words))
     order = _passages(ctx, region)
     if getattr(f.spec, "anywhere", False):
-        # a field read anywhere in the contract: its words may stand in another clause than the one located
-        order += [i for i in range(len(items)) if i not in region.passages]
+        # a field read anywhere in the contract: its words may stand in another clause than the one located —
+        # where its `near` words are, as it is read there ("after termination … an orderly transition", not
+        # a recital's "agreed to sell and transfer")
+        where = _passage_hits(ctx, f.near) if f.near else None
+        order += [i for i in range(len(items)) if i not in region.passages and (where is None or i in where)]
     for i in order:
         p = items[i]
         for m in _SENTENCE.finditer(ctx.text, p.start, p.end):
