@@ -7,6 +7,7 @@ import re
 
 from playbooks.engine.context import _Context
 from playbooks.extract import Hit, find_bool
+from playbooks.passages import _LIST_ITEM
 from playbooks.schema import CompiledField
 
 #: a lead-in whose party promises what its list items say: "The Distributor shall:", "The Distributor
@@ -57,5 +58,12 @@ def _lead_in(ctx: _Context, i: int) -> int | None:
     for j in range(i - 1, max(i - 13, -1), -1):
         q = items[j]
         if ctx.text[q.start : q.end].rstrip().endswith(":"):
-            return j if ctx.passages.with_list(j)[1] >= items[i].end else None
+            if ctx.passages.with_list(j)[1] >= items[i].end:
+                return j
+            # a list whose items each end in a full stop ("… if any of the following shall occur:" / "(a) … ."
+            # / "(c) The other party materially defaults …"): every passage between is one of its items
+            limbs = range(j + 1, i + 1)
+            if all(not items[k].heading and _LIST_ITEM.match(ctx.text, items[k].start) for k in limbs):
+                return j
+            return None
     return None

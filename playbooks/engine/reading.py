@@ -447,9 +447,17 @@ def _read_holder(
         # ("terminates upon any of the following: (a) breach …; (b) Consultant may terminate on notice")
         idx |= set(_passage_hits(ctx, clause.patterns))
     idx |= _same_paragraph(ctx, region)
+    # a limb's lead-in names who holds the right: "FNW and Sponsor shall each have the right … to terminate …
+    # if any of the following shall occur:" over "(c) The other party materially defaults …"
+    leads = {lead: i for i in sorted(region.passages) if (lead := _lead_in(ctx, i)) is not None}
+    idx |= set(leads)
     idx = {i for i in idx if not items[i].heading}
-    # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …")
+    # a lead-in is read with its list ("may be terminated by X upon any of the following: (i) breach …"), down
+    # to the located limb
     listed = {i: ctx.text[slice(*ctx.passages.with_list(i))] for i in idx}
+    for lead, i in leads.items():
+        if lead in listed and items[i].end > items[lead].start + len(listed[lead]):
+            listed[lead] = ctx.text[items[lead].start : items[i].end]
     if f.near:
         idx = {i for i in idx if _hits(f.near, listed[i])}
     both, us, them = f.spec.values

@@ -37,6 +37,15 @@ _GENERAL = tuple(
         rf"\b(?:amendment|addendum|supplement)\s+to\s+{_THE}{_NAME}",
     )
 )
+#: the document's own title says it amends another agreement: "FIRST AMENDMENT TO SAGEBRUSH MANAGEMENT AND
+#: MAINTENANCE AGREEMENT", "Amendment No. 2 to Distribution Agreement" (read in its opening only: a recital's
+#: "as amended by the Amendment to License Agreement" names a document, it is not this one)
+_TITLE_AMENDS = re.compile(
+    r"\b(?i:amendment|addendum|supplement)(?:\s+(?i:no\.?|number)\s*\d+)?\s+(?i:to)\s+(?:(?i:the)\s+)?"
+    r"(?!(?i:this)\s)(?P<name>(?:[A-Z][\w&/'’-]*\s+){1,6}(?:Agreement|AGREEMENT))\b"
+)
+#: how far into the document its title and opening sentence stand
+_OPENING = 800
 
 #: a topic-specific reference: "in accordance with the termination provisions of the X Agreement"; "the
 #: Governing Law and Dispute Resolution provisions of the X Agreement will apply"
@@ -108,7 +117,8 @@ def _incorporations(text: str) -> tuple[Incorporation, ...]:
                 out.append(Incorporation(_clean(m.group("name")), a, b, topics))
                 break
         else:
-            for rx in _GENERAL:
+            rxs = (*_GENERAL, _TITLE_AMENDS) if s.start() < _OPENING else _GENERAL
+            for rx in rxs:
                 g = rx.search(said)
                 if g is not None:
                     out.append(Incorporation(_clean(g.group("name")), a, b))

@@ -30,7 +30,9 @@ _EITHER = re.compile(
 _JOINED = re.compile(r"(?:\beither\b[^.;:]{1,60}?\bor|\b(?:and|or|and/or))\s+(?:the\s+)?$", re.IGNORECASE)
 _MODAL = (
     r"(?:may|can|(?:shall|will)\s+(?:have\s+the\s+(?:right|option)|be\s+entitled|be\s+free)\s+to"
-    r"|(?:is|are)\s+(?:entitled|free)\s+to|(?:has|have|reserves?|retains?)\s+the\s+(?:right|option)\s+to"
+    # "shall each have the right but not the obligation to terminate"
+    r"|(?:is|are)\s+(?:entitled|free)\s+to|(?:has|have|reserves?|retains?)\s+the\s+(?:right|option)"
+    r"(?:\s*,?\s*but\s+not\s+the\s+[-_\s]*obligation\s*,?)?\s+to"
     r"|(?:shall|will)\s+be\s+entitled\s+to)"
 )
 # "may, at its option, immediately terminate" (never "may be terminated": that is the passive, below)
