@@ -330,6 +330,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _measures_something_else(seg, h.start - base)
             and not _WITHIN.search(seg[max(0, h.start - base - 30) : h.start - base])
             and not _WARRANTED.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
+            and not _AFTER_AN_EVENT.match(seg, h.end - base)
         ]
     if kind in ("period", "term"):
         # "from year to year" is how a term renews, not how long the initial term lasts
@@ -354,6 +355,16 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]
     return kept
+
+
+#: a period counted from an event the contract may or may not see, not from its start: "this Agreement will
+#: terminate automatically one year after the closing of any sale of the Company" (the term itself "shall
+#: continue indefinitely")
+_AFTER_AN_EVENT = re.compile(
+    r"\s*(?:after|following|from)\s+(?:the\s+)?(?:closing|consummation|completion|occurrence|effective\s+date)\s+of\s+"
+    r"(?:any|a|an|such)\s+(?:[\w-]+\s+){0,2}?(?:sale|merger|acquisition|change|transfer|event|disposition|transaction)\b",
+    re.IGNORECASE,
+)
 
 
 def _after_term(seg: str, start: int, end: int) -> bool:

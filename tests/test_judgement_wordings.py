@@ -135,3 +135,37 @@ def test_covenants_expiring_on_the_first_anniversary_are_a_one_year_term() -> No
         "is the first anniversary of the date first set out above."
     )
     assert _value(got["confidentiality_term"], "term_years") == 1
+
+
+def test_half_the_price_before_shipment_is_paid_upfront() -> None:
+    text = _contract(
+        "4. Payment. Norvale shall pay half (1/2) of the purchase price prior to shipment and the remaining "
+        "balance thirty (30) days after shipment of the Products."
+    )
+    assert _value(_by_rule(text)["payment"], "upfront") is True
+
+
+def test_no_modification_by_purchase_order_forms_is_an_order_of_precedence() -> None:
+    text = _contract(
+        "23. No modifications shall be effected by any Norvale purchase order forms or other documents "
+        "containing terms at variance with those in this Agreement."
+    )
+    assert _value(_by_rule(text)["order_of_precedence"], "precedence") == "agreement_prevails"
+
+
+def test_a_term_after_an_event_is_not_the_agreements_term() -> None:
+    text = _contract(
+        "7. Termination. This Agreement shall continue indefinitely. This Agreement will terminate "
+        "automatically one year after the closing of any sale of Kestrix by its parent."
+    )
+    exp = _by_rule(text)["expiration_date"]
+    assert _value(exp, "term_months") is None and _value(exp, "until_terminated") is True
+
+
+def test_copies_the_law_requires_the_recipient_to_retain_are_retained_copies() -> None:
+    got = _nda(
+        "5.1 On request the Recipient shall return or destroy the Confidential Information.",
+        "5.2 Clause 5.1 shall not apply to the extent that the Recipient is required to retain any such "
+        "Confidential Information by any applicable law or for the purposes of any audit.",
+    )
+    assert _outcome(got["retained_copies"]) != "missing"

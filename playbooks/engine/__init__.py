@@ -297,7 +297,7 @@ def _run_clause(
             why = "the clause was found by its patterns only and the learned locator reads no such clause"
             outcome, reason, pos = "needs_review", f"{reason}; not concluded because {why}", None
         reason = f"{reason}; unconfirmed: {doubted}"
-    quotes = _quotes(ctx, region.anchor, {**values, **blanks}, used)
+    quotes = _quotes(ctx, region.anchor, {**values, **blanks}, used, clause.patterns)
     if outcome == "needs_review":
         # a candidate the finding names is quoted, so the reader (and the ledger) sees the words it names
         quotes = _with_candidates(quotes, held.values())

@@ -64,9 +64,15 @@ def _quote(ctx: _Context, i: int) -> QuoteRef | None:
 
 
 def _quotes(
-    ctx: _Context, anchor: int, values: Mapping[str, _Value], used: Sequence[str]
+    ctx: _Context,
+    anchor: int,
+    values: Mapping[str, _Value],
+    used: Sequence[str],
+    patterns: Sequence[re.Pattern[str]] = (),
 ) -> tuple[QuoteRef, ...]:
-    """The decisive values' passages first, then the anchor passage, then the other values' passages."""
+    """The decisive values' passages first, then the anchor passage, then the other values' passages. An
+    anchor too long to quote whole is quoted around the first words the clause's `patterns` match in it (a run
+    of definitions is quoted at the definition the clause was located by, not at its first line)."""
     items = ctx.passages.items
     a = items[anchor]
     wanted: list[tuple[tuple[int, int], tuple[int, int] | None]] = []
@@ -74,7 +80,9 @@ def _quotes(
         v = values.get(name)
         if v is not None:
             wanted.append((v.scope, None if v.inferred else (v.ev.start, v.ev.end)))
-    wanted.append(((a.start, a.end), None))
+    hit = next((m for rx in patterns if (m := rx.search(ctx.text, a.start, a.end))), None)
+    own = (hit.start(), hit.end()) if hit is not None and a.end - a.start > MAX_QUOTE else None
+    wanted.append(((a.start, a.end), own))
     for name, v in values.items():
         if name not in used and not v.inferred:
             wanted.append((v.scope, (v.ev.start, v.ev.end)))
