@@ -348,12 +348,13 @@ def _own_heading_speaks(ctx: _Context, clause: CompiledClause, i: int) -> bool:
     other = _known(over[0][2]) if over else None
     if other is None or any(p in clause.headings for p in (other, *KNOWN_CLAUSES[other])):
         return True
-    items = ctx.passages.items
-    return any(
-        not items[j].heading
-        and any(rx.search(_below_heading(ctx.text[items[j].start : items[j].end])) for rx in clause.about)
-        for j in ctx.passages.within(over[0][0], over[0][1])
-    )
+    return any(_says_below_heading(ctx, clause, j) for j in ctx.passages.within(over[0][0], over[0][1]))
+
+
+def _says_below_heading(ctx: _Context, clause: CompiledClause, j: int) -> bool:
+    """Whether passage `j`, past any heading line it opens with, states one of the clause's `about` terms."""
+    p = ctx.passages.items[j]
+    return not p.heading and any(rx.search(_below_heading(ctx.text[p.start : p.end])) for rx in clause.about)
 
 
 def _below_heading(seg: str) -> str:
@@ -370,12 +371,7 @@ def _speaks_of(ctx: _Context, clause: CompiledClause, region: _Region) -> bool:
     one: "14. NOTICE AND PAYMENT" over a notices clause alone vouches for no payment clause."""
     if not clause.about:
         return True
-    items = ctx.passages.items
-    return any(
-        not items[i].heading
-        and any(rx.search(_below_heading(ctx.text[items[i].start : items[i].end])) for rx in clause.about)
-        for i in region.passages
-    )
+    return any(_says_below_heading(ctx, clause, i) for i in region.passages)
 
 
 def _stands(ctx: _Context, clause: CompiledClause, i: int, hits: Mapping[int, int]) -> bool:

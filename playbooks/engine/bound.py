@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from playbooks.engine.about import _PROMISE as _DUTY
 from playbooks.engine.context import _Context, _hits, _passage_hits, _Region, _Value
+from playbooks.engine.lead_in import _lead_in
 from playbooks.outcome import ExtractedValue
 from playbooks.parties.holder import BOTH, _subject_after, _subject_before
 from playbooks.schema import CompiledClause, CompiledField
@@ -204,31 +205,6 @@ def _lead_in_subject(
     return _subject_before(seg, end, us, them)
 
 
-#: a passage that opens as a list's limb: "(d) agrees not to …"
-_OPENS_LIMB = re.compile(r"\s*\(?(?:[a-z]{1,2}|[ivx]{1,4}|\d{1,2})[.)]\s", re.IGNORECASE)
-#: how many passages back a limb's lead-in may be
-_LIST_REACH = 12
-
-
-def _lead_in_start(ctx: _Context, i: int) -> int | None:
-    """Where the lead-in of the list whose limb passage `i` is starts: the nearest passage before it that
-    ends in a colon, every passage between them a limb ending in ";" (or "and"/"or"); None where passage
-    `i` is no limb of such a list."""
-    items, text = ctx.passages.items, ctx.text
-    if not _OPENS_LIMB.match(text, items[i].start):
-        return None
-    for j in range(i - 1, max(-1, i - 1 - _LIST_REACH), -1):
-        q = items[j]
-        seg = text[q.start : q.end].rstrip()
-        if q.heading or "\n\n" in text[q.end : items[j + 1].start]:
-            return None
-        if ":" in seg and not _OPENS_LIMB.match(seg):
-            return q.start
-        if not (seg.endswith((";", ":", " and", " or", "; and", "; or")) and _OPENS_LIMB.match(seg)):
-            return None
-    return None
-
-
 def _lead_in_end(seg: str, colon: int) -> int:
     """Where the lead-in's subject ends: before the modal that may close it ("The Licensee shall:")."""
     m = re.search(
@@ -283,11 +259,12 @@ def _first_promise(
         for at in starts:
             base, seg = p.start, ctx.text[p.start : p.end]
             promise = _promise_at(ctx.text, seg, at, f, unresolved=bool(ctx.roles_unresolved))
-            if promise is None and (lead := _lead_in_start(ctx, i)) is not None:
+            if promise is None and (lead := _lead_in(ctx, i)) is not None:
                 # a limb of a list whose lead-in names its subject ("Each party: … (d) agrees not to …")
-                base, seg = lead, ctx.text[lead : p.end]
+                base = ctx.passages.items[lead].start
+                seg = ctx.text[base : p.end]
                 promise = _promise_at(
-                    ctx.text, seg, at + p.start - lead, f, unresolved=bool(ctx.roles_unresolved)
+                    ctx.text, seg, at + p.start - base, f, unresolved=bool(ctx.roles_unresolved)
                 )
             if promise is None:
                 continue
