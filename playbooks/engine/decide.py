@@ -394,8 +394,9 @@ def _topic_words(f: CompiledField, clause: CompiledClause | None = None) -> froz
     stems: dict[str, list[str]] = {}
     for ws in per:
         for st in {w[:5] for w in ws}:
-            stems.setdefault(st, []).append(min((w for w in ws if w[:5] == st), key=len))
-    words = frozenset(min(forms, key=len) for forms in stems.values() if len(forms) >= need)
+            # ties broken by the word itself: a set's order changes from one run to the next
+            stems.setdefault(st, []).append(min((w for w in ws if w[:5] == st), key=lambda w: (len(w), w)))
+    words = frozenset(min(forms, key=lambda w: (len(w), w)) for forms in stems.values() if len(forms) >= need)
     heads = {
         w[:5] for h in (clause.model.locate.headings if clause is not None else ()) for w in h.lower().split()
     }
