@@ -58,10 +58,14 @@ _STATUTE_NEAR = re.compile(
 )
 _DEF_MEANS = re.compile(
     r"[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”]\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
+    # '"Confidential Information" of a party shall mean'
+    r"(?:(?:of|for|by)\s+(?:a|an|any|each|the|either|such)\s+[a-z]+\s*,?\s*)?"
     r"(?:means|shall\s+mean|(?:has|have|shall\s+have)\s+the\s+meaning|refers\s+to|includes)\b"
 )
 _DEF_PAREN = re.compile(
-    r"\((?:[^()\"“”]{0,40}?\b(?:the|each|a|an|as|hereinafter(?:\s+referred\s+to\s+as)?|collectively|together)\s+)?"
+    # '(the "Effective Date")', '(the initial "Services Term")'
+    r"\((?:[^()\"“”]{0,40}?\b(?:the|each|a|an|as|hereinafter(?:\s+referred\s+to\s+as)?|collectively|together)\s+"
+    r"(?:[a-z]+\s+){0,2}?)?"
     r"(?:[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”])"
     r"(?:\s*(?:or|and)\s+[\"“]([A-Z][A-Za-z0-9\-’'&/ ]{0,60}?)[\"”])?\s*\)"
 )
@@ -142,7 +146,7 @@ _LINE_LABEL = re.compile(
 _INLINE_LABEL = re.compile(
     r"(?<![\w.,$£€])(?<!Section )(?<!Sections )(?<!Clause )(?<!Clauses )(?<!Article )"
     r"(?<!and )(?<!or )(?<!to )"
-    r"(\d{1,3}(?:\.\d{1,3})*)\.?[ \t]+(?=[A-Z(][a-zA-Z])"
+    r"(\d{1,3}(?:\.\d{1,3})*)\.?[ \t]+(?=[A-Z(\"“][a-zA-Z])"
 )
 _ARTICLE_HEAD = re.compile(
     r"\b(?:ARTICLE|Article|SECTION)\s+(\d{1,3}|[IVXLC]{1,6})\b\.?\s*[-–—:]?\s*[A-Z]{2,}"
@@ -257,6 +261,9 @@ def drafting_outcomes(doc: Document, passages: Passages, settings: Mapping[Any, 
             n_found = 0
             for term, places in defs.items():
                 uses = lower.count(term.lower())
+                if term.endswith("s") and len(term) > 4:
+                    # "House Accounts" defined, "a House Account" used: the singular is a use of the term
+                    uses = max(uses, lower.count(term[:-1].lower()))
                 if uses <= len(places):
                     a, b = places[0]
                     q = _quote(doc, passages, a, b)

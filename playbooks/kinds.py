@@ -152,7 +152,11 @@ _GRANTED_RIGHTS = re.compile(
 _MODAL = re.compile(r"\s(?:shall|will|must|may)\b", re.IGNORECASE)
 #: "for one (1) year", "for a period of two (2) years": how long something lasts, not a time within which
 _SPAN_FOR = re.compile(
-    r"\b(?:for|during|throughout)\s+(?:a\s+(?:further\s+)?(?:period|term)\s+of\s+)?(?:at\s+least\s+|not\s+less\s+than\s+)?$",
+    # "at the end of each month during the first twelve months that this agreement is in effect": how long a
+    # fee runs
+    r"\b(?:for|during|throughout)\s+"
+    r"(?:a\s+(?:further\s+)?(?:period|term)\s+of\s+|the\s+(?:first|initial|next|following)\s+)?"
+    r"(?:at\s+least\s+|not\s+less\s+than\s+)?$",
     re.IGNORECASE,
 )
 #: a time to put a default right, not to pay: "fails to cure such non-payment within seven (7) days", "does

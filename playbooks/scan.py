@@ -22,7 +22,7 @@ from typing import Any
 
 from playbooks.passages import Passages
 
-__all__ = ["Scanner", "anchored", "required_literals"]
+__all__ = ["Scanner", "anchored", "masked_stops", "required_literals"]
 
 _sre: Any = importlib.import_module("re._parser")
 _c: Any = importlib.import_module("re._constants")
@@ -97,12 +97,31 @@ def required_literals(pattern: str, flags: int) -> tuple[str, ...] | None:
     return tuple(sorted({a.lower() for a in alts})) if alts else None
 
 
+#: a full stop that ends an abbreviation, not a sentence: a title before a name ("should Dr. Murray be in
+#: breach"), a company's legal form with the sentence running on ("KI, Inc. shall have the right to
+#: terminate", "Acme Co., the Supplier")
+_ABBREVIATION_STOP = re.compile(
+    r"\b(?:Dr|Mr|Mrs|Ms|Messrs|Prof)\.(?=\s*[A-Z])"
+    r"|\b(?:Inc|Ltd|Co|Corp|Pty|Bhd|Jr|Sr|No|Nos)\.(?=\s*(?:[,;:()\]]|[a-z]))"
+)
+#: what stands in for such a stop in the text patterns are matched against: one character, so every offset
+#: holds
+_NOT_A_STOP = "\u2024"
+
+
+def masked_stops(text: str) -> str:
+    """`text` with each abbreviation's full stop replaced by a one-dot leader (same length, same offsets), so
+    a pattern's "within one sentence" (`[^.]{0,120}`) runs on past "Dr." and "Inc." as a reader does."""
+    return _ABBREVIATION_STOP.sub(lambda m: m.group(0)[:-1] + _NOT_A_STOP, text)
+
+
 class Scanner:
-    """Which passages of a text each pattern matches in, using the literal prefilter."""
+    """Which passages of a text each pattern matches in, using the literal prefilter. Patterns are matched
+    against the text with its abbreviations' stops masked (`masked_stops`); offsets are the text's own."""
 
     def __init__(self, passages: Passages) -> None:
         self.passages = passages
-        self.text = passages.text
+        self.text = masked_stops(passages.text)
         lower = self.text.lower()
         self.lower = lower if len(lower) == len(self.text) else None
         self._cache: dict[tuple[str, int], tuple[int, ...]] = {}

@@ -219,3 +219,51 @@ def test_the_limbs_of_a_passive_lead_in_name_who_may_do_it() -> None:
     merged = merge_holders(hits)
     assert merged is not None and merged[0] == "us"
     assert any(o.other == "breach" for o in others)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "side"),
+    [
+        (
+            "If either party defaults in the performance of any material provision of this "
+            "Agreement, then the "
+            "non-defaulting party may give written notice to the defaulting party that if the default is not "
+            "cured within thirty (30) days the Agreement will be terminated.",
+            BOTH,
+        ),
+        (
+            "If either party be in default with respect to any of the terms of this Agreement, and "
+            "if it fails "
+            "to correct such default within ten (10) business days following written notice thereof from the "
+            "other, the party serving such notice may, without prejudice to any other right or remedy, defer "
+            "further performance hereunder until such default be remedied or terminate this Agreement by "
+            "written notice to the other.",
+            BOTH,
+        ),
+        (
+            "The Company may give written notice to the Consultant that this Agreement shall be "
+            "terminated if "
+            "the Consultant fails to deliver the report.",
+            "us",
+        ),
+    ],
+)
+def test_a_right_exercised_by_notice_or_as_one_remedy_of_several_has_a_holder(
+    sentence: str, side: str
+) -> None:
+    assert _side(sentence) == side
+
+
+def test_a_title_abbreviation_does_not_end_the_rights_sentence() -> None:
+    """ "Dr." is no full stop: the breach after it is still the right's own ground."""
+    hits = find_holders(
+        "Notwithstanding the foregoing, the Company may immediately terminate the Services Term "
+        "without notice "
+        "should Dr. Murray be in breach of this Agreement.",
+        0,
+        right=TERMINATE,
+        us=US,
+        them=THEM,
+        near=NOT_FOR_CAUSE,
+    )
+    assert [h.side for h in hits] == ["us"]

@@ -211,7 +211,7 @@ def test_cross_clause_check_cites_both_clauses() -> None:
     ],
     ids=["number-words", "placeholder", "tbd", "dangling-cross-reference"],
 )
-def document_from_text_checks(text: str, rule: str, fragment: str) -> None:
+def test_document_checks_are_quoted_where_they_occur(text: str, rule: str, fragment: str) -> None:
     # drafting problems are verifiable from the text and quoted where they occur
     doc = document_from_text(text)
     outcomes = run_playbook(doc, load_playbook("msa-customer"))
@@ -230,6 +230,33 @@ def test_defined_but_unused_term() -> None:
     outcomes = run_playbook(doc, load_playbook("msa-customer"))
     unused = [o for o in outcomes if o.rule == "unused_terms"]
     assert [o.claim for o in unused] == ["“Widget Fee” is defined but never used."]
+
+
+def test_definitions_written_as_filings_write_them_are_no_drafting_problems() -> None:
+    """A definitions section numbered "1.8 "Territory" shall mean", a term '"Confidential Information" of a
+    party shall mean', one defined '(the initial "Services Term")', and a plural definition used in the
+    singular are neither undefined, unused nor dangling references."""
+    doc = document_from_text(
+        '1. DEFINITIONS 1.1 "Confidential Information" of a party shall mean any information '
+        'disclosed by that '
+        'party. 1.2 "House Accounts" shall mean the customers who buy directly. 1.8 "Territory" shall mean '
+        "Taiwan. 2. APPOINTMENT 2.1 The Supplier shall serve the Territory, except any House "
+        "Account. 2.2 The "
+        'Services are performed from the Effective Date until December 31, 2018 (the initial '
+        '"Services Term"). '
+        "During any Services Term the Customer keeps the Confidential Information secret. 3. TERM "
+        "3.1 Each Services "
+        "Term renews unless the Confidential Information is returned. 3.2 See Section 1.8 for the "
+        "Territory. 4. "
+        "Any renewed Services Term follows Section 2.1, and the Confidential Information stays "
+        "secret. 5. The "
+        "Services Term ends as Section 3.1 says; the Confidential Information is returned."
+    )
+    outcomes = run_playbook(doc, load_playbook("msa-customer"))
+    drafting = [
+        o.claim for o in outcomes if o.rule in ("undefined_terms", "unused_terms", "cross_references")
+    ]
+    assert drafting == []
 
 
 @pytest.mark.parametrize(

@@ -359,6 +359,9 @@ def test_a_term_given_in_an_exhibit_is_read_there_not_from_the_warranty() -> Non
         "Marrow shall pay all accrued Fees within six (6) weeks of termination of this Agreement.",
         "Licensee shall keep for one (1) year proper records of all Widgets sold and fees paid.",
         "Marrow shall pay the retainer for a period of twelve (12) months.",
+        "Marrow will pay the Consultant $8,333 per month at the end of each month during the first "
+        "twelve months "
+        "that this agreement is in effect.",
     ],
 )
 def test_a_payment_on_termination_or_a_span_is_not_the_payment_term(text: str) -> None:

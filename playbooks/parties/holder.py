@@ -23,7 +23,9 @@ _EITHER = re.compile(
     r"\b(?:either|each|any|both)\s+(?:of\s+the\s+)?part(?:y|ies)\b"
     r"|\b(?:either|both)\s+(?:of\s+the\s+)?compan(?:y|ies)\b"
     r"|\b(?:the\s+)?(?:other|non-?\s?breaching|non-?\s?defaulting|aggrieved|non-?\s?affected|terminating)\s+party\b"
-    r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b|\bthe\s+parties\b",
+    r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b|\bthe\s+parties\b"
+    # "the party serving such notice may … terminate": whichever side gave notice of the other's default
+    r"|\bthe\s+party\s+(?:serving|giving|sending|delivering)\s+(?:such\s+|the\s+|that\s+)?notice\b",
     re.IGNORECASE,
 )
 # what joins two parties into one subject: "either you or the Company", "Licensor and Licensee"
@@ -38,7 +40,14 @@ _MODAL = (
 # "may, at its option, immediately terminate" (never "may be terminated": that is the passive, below)
 _GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
 _SUBJECT_REACH = 90  # how far before the verb its subject may start
-_BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-wrapped line ends nothing
+#: a full stop that ends a sentence, not a title's or a company's abbreviation ("should Dr. Murray be in
+#: breach")
+_STOP = (
+    r"(?:(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)"
+    r"(?<!\bLtd)\.|;)"
+)
+# a hard-wrapped line ends nothing
+_BOUNDARY = re.compile(_STOP + r"\s|:\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")
 # where a right's own words end: a sentence's end, or a later lettered limb that opens a right of its own
 # ("(a) either party may terminate … on 30 days' notice, and (b) either party may terminate … if the other
 # party commits a material breach"); never a limb of the right's own conditions ("may terminate (a) if …")
@@ -46,10 +55,10 @@ _BOUNDARY = re.compile(r"[.;:]\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")  # a hard-w
 #: party may …"), not the right's own conditions ("(a) if …", "(a) an affiliate")
 OWN_RIGHT_AHEAD = r"(?=(?:either|each|any|the|a)\s+(?:[\w-]+\s+){0,3}?(?:may|shall|will|can)\b)"
 _LIMB_END = re.compile(
-    r"[.;]\s|\n\s*\n|,?\s*(?:and|or)?\s*\(\s*(?:[b-h]|ii|iii|iv|v|vi)\s*\)\s+" + OWN_RIGHT_AHEAD,
+    _STOP + r"\s|\n\s*\n|,?\s*(?:and|or)?\s*\(\s*(?:[b-h]|ii|iii|iv|v|vi)\s*\)\s+" + OWN_RIGHT_AHEAD,
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[.;:]\s")  # where the agent after "by" can no longer be
+_CLAUSE_END = re.compile(_STOP + r"\s|:\s")  # where the agent after "by" can no longer be
 # what may stand before the agent ("by the Company", "by either Oaktree US or the Sub-Advisor")
 # ("by written notice of the terminating Party": the party that gives the notice)
 _AGENT_BEFORE = re.compile(
@@ -81,6 +90,27 @@ def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
             re.compile(
                 rf"\b(?:may|shall|will)\s*,[^.;]{{0,250}}?,\s*(?:(?:be\s+entitled|have\s+the\s+(?:right|option)"
                 rf"|be\s+free)\s+to\s+)?{_GAP}(?:{right})",
+                re.IGNORECASE,
+            ),
+            "before",
+        ),
+        # a right exercised by notice that the agreement will end: "the non-defaulting party may give written
+        # notice to the defaulting party that if the default is not cured within thirty (30) days the
+        # Agreement will be terminated"
+        (
+            re.compile(
+                rf"\b{_MODAL}\s+(?:give|serve|send|deliver|issue)\s+(?:\w+\s+){{0,2}}?notice\b"
+                rf"[^.;]{{0,200}}?\b(?:will|shall)\s+(?:\w+\s+)?be\s+(?:automatically\s+|immediately\s+)?(?:{right})",
+                re.IGNORECASE,
+            ),
+            "before",
+        ),
+        # one remedy of several: "the party serving such notice may, without prejudice to any other right or
+        # remedy, defer further performance hereunder until such default be remedied or terminate this
+        # Agreement"
+        (
+            re.compile(
+                rf"\b(?:may|shall|will)\s*,[^.;]{{0,120}}?,\s*(?:suspend|defer|withhold)\b[^.;]{{0,120}}?\bor\s+(?:{right})",
                 re.IGNORECASE,
             ),
             "before",

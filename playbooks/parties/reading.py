@@ -364,7 +364,39 @@ def read_parties(text: str) -> list[Party]:
     kept = [
         p for p in found if p.blank or not _not_a_name(p.as_written or p.name) or _acts(text, p.defined_as)
     ]
+    if len(kept) == 1 and (other := _called_by_role(text, kept[0])) is not None:
+        return [kept[0], other]
     return kept if 2 <= len(kept) < len(found) else found
+
+
+# the party after the first one's term with no term of its own: 'between Tripath Technology, Inc. ("Tripath"),
+# and Uniquest Corporation 780 Montague Expressway …', the body then calling it "Distributor"
+_AND_THEN_NAME = re.compile(
+    r"[\"”'’]?\s*\)\s*,?\s*(?:and|AND|And)\s+(?P<name>[A-Z][\w&.,'’\- ]{1,80}?\b(?:" + _FORMS + r")\b\.?)"
+)
+
+
+def _called_by_role(text: str, first: Party) -> Party | None:
+    """The second party of a preamble that defines a term for the first party only, by the role word the body
+    makes the subject of its duties most often ("Distributor will", "Distributor shall") — the first party's
+    own term excepted; None when no such entity or word is found."""
+    m = _AND_THEN_NAME.match(text, first.end, first.end + 200)
+    if m is None:
+        return None
+    counts: dict[str, int] = {}
+    for w in re.finditer(r"(?<![\w\"“])([A-Z][a-z]+)\s+(?:shall|will|may|must|agrees)\b", text):
+        word = w.group(1)
+        if _ROLE_WORD.match(word) and word.lower() != first.defined_as.lower():
+            counts[word] = counts.get(word, 0) + 1
+    if not counts:
+        return None
+    word, n = max(counts.items(), key=lambda kv: kv[1])
+    if n < 3:
+        return None
+    name = " ".join(m.group("name").split()).strip(" ,")
+    return Party(
+        defined_as=word, name=name, start=m.start("name"), end=m.end("name"), mentions=_count(text, word)
+    )
 
 
 _NOT_A_NAME = re.compile(
