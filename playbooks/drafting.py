@@ -79,6 +79,7 @@ _STOP = {
     "Thursday", "Friday", "Saturday", "Sunday", "State", "States", "United", "Court", "Courts", "Inc", "Ltd",
     "Limited", "Company", "Corporation", "Part", "Parts", "Schedules", "Exhibits", "Annexes", "Appendices",
     "Clauses", "Articles", "Paragraph", "Paragraphs", "Recital", "Recitals", "Page", "Day", "Days",
+    "Subparagraph", "Subparagraphs", "Subsection", "Subsections", "Subclause", "Subclauses",
     "Act", "Code", "Rule", "Rules", "Form", "Suite", "Street", "Avenue", "Road", "Floor", "Building",
     "Regulation", "Directive", "Commission", "Internet",
     "English", "Dollars", "Chapter", "Exchange", "Securities", "Federal", "Government", "Parliament",

@@ -57,7 +57,8 @@ __all__ = [
 
 #: Built-in cues for common set/enum values, so a playbook may name a value without writing a pattern.
 CUES: Mapping[str, tuple[str, ...]] = {
-    "ip_indemnity": (r"\bindemni\w*", r"\binfring\w*", r"intellectual\s+property\s+claims?"),
+    # not a warranty disclaimer's "NON-INFRINGEMENT"
+    "ip_indemnity": (r"\bindemni\w*", r"(?<!non-)(?<!non)\binfring\w*", r"intellectual\s+property\s+claims?"),
     "confidentiality": (r"\bconfidential\w*", r"\bnon-?disclosure\b"),
     "data_breach": (
         r"\bdata\s+(?:protection|breach\w*|security|privacy)\b",

@@ -168,6 +168,14 @@ _CURE_BEFORE = re.compile(
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
+#: a time to raise something about an invoice, not to pay it: "Credit requests should be submitted by
+#: Distributor within one month after the date of Distributor's invoice", "any dispute must be notified within
+#: fifteen (15) days of receipt"
+_RAISE_BEFORE = re.compile(
+    r"\b(?:requests?|claims?|disputes?|objections?|complaints?|queries|notices?)\b[^.;:]{0,60}?"
+    r"\b(?:submitted|made|raised|given|filed|sent|notified|lodged|presented|received)\b[^.;:]{0,40}$",
+    re.IGNORECASE,
+)
 _DEFAULT_NOTICE_AFTER = re.compile(
     r"\s*\)?\s*(?:after|following|of|from)\s+(?:(?:the\s+)?(?:receipt|delivery|date)\s+of\s+)?(?:a\s+|the\s+)?"
     r"(?:written\s+)?(?:notice|demand)\s+(?:\w+\s+){0,3}?(?:of|specifying|describing)\s+(?:\w+\s+){0,2}?"
@@ -355,6 +363,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _SPAN_FOR.search(seg[max(0, h.start - base - 60) : h.start - base])
             and not _CURE_BEFORE.search(seg[max(0, h.start - base - 80) : h.start - base])
             and not _DEFAULT_NOTICE_AFTER.match(seg, h.end - base)
+            and not _RAISE_BEFORE.search(seg[max(0, h.start - base - 110) : h.start - base])
         ]
     if kind == "deadline" and not kept:
         kept = [Hit(value=0, start=base + m.start(), end=base + m.end()) for m in _ON_RECEIPT.finditer(seg)]

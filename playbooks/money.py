@@ -35,8 +35,19 @@ _MONEY_SUFFIX_RE = re.compile(
 )
 
 
+#: a scanned filing's figure with letter O's for zeros: "FIVE HUNDRED THOUSAND DOLLARS ($5OO,000)"
+_OCR_FIGURE = re.compile(r"(?<=\d)[\dOo,]*[Oo][\dOo,]*(?=\d|[Oo]\b|\b)")
+
+
+def _zeros(m: re.Match[str]) -> str:
+    run = m.group(0)
+    return run.replace("O", "0").replace("o", "0") if re.fullmatch(r"[\dOo]*(?:,[\dOo]{3})*", run) else run
+
+
 def find_money(text: str, base: int = 0) -> list[Hit]:
-    """Amounts with a currency: value {"amount": number, "currency": ISO code}."""
+    """Amounts with a currency: value {"amount": number, "currency": ISO code}. A figure's letter O's read
+    as zeros where a scan put them there ("$5OO,000"); offsets are the text's own."""
+    text = _OCR_FIGURE.sub(_zeros, text)
     hits: list[Hit] = []
     taken: list[tuple[int, int]] = []
     for rx, table in ((_MONEY_PREFIX_RE, _CURRENCY_PREFIX), (_MONEY_SUFFIX_RE, _CURRENCY_SUFFIX)):

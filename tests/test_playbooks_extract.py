@@ -182,8 +182,13 @@ def test_enum_first_cue_wins() -> None:
             "Except for breaches of data protection obligations, liability is capped at the fees.",
             ["data_breach"],
         ),
+        (
+            "Other than the written warranty, Supplier DISCLAIMS ALL OTHER WARRANTIES, INCLUDING "
+            "WARRANTIES OF MERCHANTABILITY OR NON-INFRINGEMENT OF THIRD PARTY INTELLECTUAL PROPERTY RIGHTS.",
+            [],
+        ),
     ],
-    ids=["carve-out-list", "indemnity-under-cap", "except-for"],
+    ids=["carve-out-list", "indemnity-under-cap", "except-for", "non-infringement-warranty"],
 )
 def test_carve_out_set(text: str, expected: list[str]) -> None:
     # carve-outs are read only after an exclusion trigger, so "including under the indemnities" is not one
@@ -209,3 +214,18 @@ def test_number_conflicts(text: str, conflicts: list[tuple[Any, Any]]) -> None:
     assert [(c.words, c.digits) for c in got] == conflicts
     for c in got:
         assert "(" in text[c.start : c.end]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("OR FIVE HUNDRED THOUSAND DOLLARS ($5OO,000).", 500_000),
+        ("a monthly fee of $1O,OOO", 10_000),
+        ("$50 Only", 50),
+    ],
+)
+def test_a_scans_letter_os_in_a_figure_are_zeros(text: str, amount: int) -> None:
+    """A scanned filing writes "$5OO,000": the amount is five hundred thousand, quoted as written."""
+    hits = find_money(text)
+    assert [h.value["amount"] for h in hits] == [amount]
+    assert "$" in text[hits[0].start : hits[0].end]

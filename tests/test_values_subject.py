@@ -360,8 +360,8 @@ def test_a_term_given_in_an_exhibit_is_read_there_not_from_the_warranty() -> Non
         "Licensee shall keep for one (1) year proper records of all Widgets sold and fees paid.",
         "Marrow shall pay the retainer for a period of twelve (12) months.",
         "Marrow will pay the Consultant $8,333 per month at the end of each month during the first "
-        "twelve months "
-        "that this agreement is in effect.",
+        "twelve months that this agreement is in effect.",
+        "Credit requests should be submitted by Marrow within one month after the date of Marrow's invoice.",
     ],
 )
 def test_a_payment_on_termination_or_a_span_is_not_the_payment_term(text: str) -> None:

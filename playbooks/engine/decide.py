@@ -20,6 +20,24 @@ def _fields_of(pred: Predicate) -> list[str]:
     return _fields_of(pred.item)
 
 
+def _fields_read(pred: Predicate, raw: Mapping[str, Any]) -> list[str]:
+    """The fields a matched position read: all it names, but a value it requires to be absent that is absent
+    ("and the supplier may not assign to its affiliates": nothing says it may) — no reading was made of it."""
+    absent = {
+        c.field for c in _compares(pred) if c.op == "exists" and c.value is False and raw.get(c.field) is None
+    }
+    others = {c.field for c in _compares(pred) if not (c.op == "exists" and c.value is False)}
+    return [f for f in _fields_of(pred) if f not in absent or f in others]
+
+
+def _compares(pred: Predicate) -> list[Compare]:
+    if isinstance(pred, Compare):
+        return [pred]
+    if hasattr(pred, "items"):
+        return [c for it in pred.items for c in _compares(it)]
+    return _compares(pred.item)
+
+
 def _show(v: Any) -> str:
     if isinstance(v, Mapping) and "amount" in v:
         return f"{v.get('currency', '')} {v['amount']:,}".strip()
@@ -154,7 +172,7 @@ def _decide(
             )
         if v.result:
             label = "standard position" if pos.outcome == "standard" else f"fallback {pos.rank}"
-            return pos.outcome, pos, f"{pos.reason or label} [{v.decided_by}]", fields
+            return pos.outcome, pos, f"{pos.reason or label} [{v.decided_by}]", _fields_read(pos.when, raw)
         if v.result is None:
             return (
                 "needs_review",
