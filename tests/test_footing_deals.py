@@ -267,3 +267,27 @@ def test_the_party_a_thing_is_made_for_is_the_customer_side_and_the_maker_the_su
     own = text.replace("manufactured by Pindar for Corvel", "developed by Pindar for use in the Wafers")
     assert not any("for use" in w for _, w in _evidence(Text(own), "Pindar")[2])
     assert not resolve_roles(own, read_parties(own), "customer").resolved
+
+
+CONSULTANCY_FOR_TWO = (
+    'This Consulting Agreement is entered into by and between Kestrel Sciences Inc. ("KSI"), Kestrel '
+    'Nutrition Inc. ("KNI"), and Jane Doyle ("Dr. Doyle").\n'
+    "2.1 KSI and KNI shall bear all costs of the products which KSI or KNI sells. "
+    "2.2 Dr. Doyle shall provide the following services to KSI: guidance on research. "
+    "2.3 Dr. Doyle shall provide the following services to KNI: advice on formulation. "
+    "2.4 Dr. Doyle shall deliver a quarterly plan to KSI. "
+    "3.1 KSI will grant Dr. Doyle a licence to use its laboratory.\n"
+    "5.1 KNI will pay Dr. Doyle $8,000 per month. Dr. Doyle will be paid a royalty. "
+    "Dr. Doyle shall provide monthly reports to KNI. Dr. Doyle will deliver the formulations.\n"
+)
+
+
+def test_two_companies_that_receive_one_consultants_services_are_both_us() -> None:
+    """Of three parties, one plainly on the other side (it provides and is paid): every party leaning our way
+    is us — the second company is not "them" because it also grants the consultant a licence."""
+    parties = read_parties(CONSULTANCY_FOR_TWO)
+    assert [p.defined_as for p in parties] == ["KSI", "KNI", "Dr. Doyle"]
+    binding = resolve_roles(CONSULTANCY_FOR_TWO, parties, "customer")
+    assert sorted(p.defined_as for p in binding.us) == ["KNI", "KSI"]
+    assert [p.defined_as for p in binding.them] == ["Dr. Doyle"]
+    assert "“Dr. Doyle” is them" in binding.basis

@@ -267,3 +267,17 @@ def test_a_title_abbreviation_does_not_end_the_rights_sentence() -> None:
         near=NOT_FOR_CAUSE,
     )
     assert [h.side for h in hits] == ["us"]
+
+
+def test_a_passive_rights_limbs_after_semicolons_each_name_their_holder() -> None:
+    """"… terminable by the Consultant in the event of a claim; by the Company or the Consultant upon sixty
+    (60) days' written notice; or by the Company …": the second limb is held by both."""
+    text = (
+        "This Agreement shall be terminable by the Consultant at any time in the event that it receives "
+        "notice of a claim; by the Company or the Consultant upon sixty (60) days' written notice to the "
+        "other party; "
+        "or by the Company at any time in the event of a breach."
+    )
+    hits = find_holders(text, 0, right=("termin(?:at|ab)\\w*",), us=US, them=THEM, unless=NOT_FOR_CAUSE)
+    assert [h.side for h in hits] == ["them", BOTH]
+    assert text[hits[1].start : hits[1].end].startswith(" by the Company or the Consultant upon sixty")

@@ -193,6 +193,17 @@ def _states_subject(ctx: _Context, clause: CompiledClause, i: int, hits: Mapping
     return i in hits or (bool(clause.bridges) and i in _passage_hits(ctx, clause.bridges))
 
 
+def _reads_the_opening(clause: CompiledClause) -> bool:
+    """Whether a rule reads what a contract's opening states (its parties, its dates), recitals included."""
+    return (
+        bool(clause.model.locate.preamble)
+        or any(f.spec.type == "date" for f in clause.fields)
+        # a rule about a definition reads it where the recitals give it ("WHEREAS … 'Confidential
+        # Information'")
+        or any(re.search(r"\bdefinitions?\b", h) for h in clause.headings)
+    )
+
+
 def off_subject(
     ctx: _Context,
     clause: CompiledClause,
@@ -224,6 +235,9 @@ def off_subject(
         term = _TERM.search(defined.group(0)) if defined else None
         if term is None or not _defines_own(term.group(1), clause):
             return "it defines a term; a definition is not the operative clause"
+    if ctx.in_recitals(p.start) and not _reads_the_opening(clause):
+        # "A. … FNW is granted the exclusive right to … all advertising … in the Kingdome": the background
+        return "it is a recital: the background to the agreement, not one of its terms"
     if (theirs := _other_sides(ctx, clause, i)) is not None:
         return theirs  # a heading does not say whose promise a sentence is
     where = heading_at(ctx, clause, i)

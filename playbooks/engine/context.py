@@ -132,6 +132,7 @@ class _Context:
         self.set_aside: dict[str, tuple[_Region, str]] = {}
         self.excluded: dict[str, set[int]] = {}  # clause id → the passages its exclusions rule out
         self.text = doc.text
+        self._recitals: tuple[int, int] | None = None
         self.passages = Passages(doc.text, furniture=[(f.start, f.end) for f in doc.furniture])
         self.scanner = Scanner(self.passages)
         self.coverage = coverage_of(doc)
@@ -206,9 +207,37 @@ class _Context:
                 return q.start
         return len(self.text)
 
+    def in_recitals(self, offset: int) -> bool:
+        """Whether `offset` falls in the contract's recitals (its background, not its terms)."""
+        if self._recitals is None:
+            self._recitals = recitals_span(self.text) or (0, 0)
+        a, b = self._recitals
+        return a <= offset < b
+
     def section_label(self, offset: int) -> str | None:
         s = self.doc.section_at(offset)
         return s.label if s else None
+
+
+#: where a contract's recitals open: "WHEREAS", a "RECITALS" or "BACKGROUND" heading ("R E C I T A L S")
+_RECITALS_OPEN = re.compile(
+    r"\bWHEREAS\b|(?m:^[ \t]*(?:R\s?E\s?C\s?I\s?T\s?A\s?L\s?S|Recitals"
+    r"|B\s?A\s?C\s?K\s?G\s?R\s?O\s?U\s?N\s?D|Background)[ \t]*:?[ \t]*(?:-{3,})?[ \t]*$)"
+)
+#: … and where the terms begin
+_RECITALS_CLOSE = re.compile(
+    r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b", re.IGNORECASE
+)
+
+
+def recitals_span(text: str) -> tuple[int, int] | None:
+    """The contract's recitals — from "WHEREAS" or a "Recitals" heading near its start to "NOW, THEREFORE" or
+    "agree as follows" — or None where it has none (or they never close)."""
+    m = _RECITALS_OPEN.search(text, 0, max(6000, len(text) // 5))
+    if m is None:
+        return None
+    c = _RECITALS_CLOSE.search(text, m.end(), m.end() + 8000)
+    return (m.start(), c.start()) if c is not None else None
 
 
 def coverage_of(doc: Document) -> tuple[str, ...]:

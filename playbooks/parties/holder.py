@@ -42,10 +42,10 @@ _GAP = r"(?:(?!be\b)[\w,()'’-]+\s+){0,5}?"
 _SUBJECT_REACH = 90  # how far before the verb its subject may start
 #: a full stop that ends a sentence, not a title's or a company's abbreviation ("should Dr. Murray be in
 #: breach")
-_STOP = (
-    r"(?:(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)"
-    r"(?<!\bLtd)\.|;)"
+_NOT_AN_ABBREVIATION = (
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bSt)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bLtd)"
 )
+_STOP = rf"(?:{_NOT_AN_ABBREVIATION}\.|;)"
 # a hard-wrapped line ends nothing
 _BOUNDARY = re.compile(_STOP + r"\s|:\s|\n\s*\n|\(\s*[a-z0-9]{1,4}\s*\)\s")
 # where a right's own words end: a sentence's end, or a later lettered limb that opens a right of its own
@@ -207,7 +207,13 @@ def _subject_after(
     if side != BOTH:
         rest = window[b:]
         joined = _JOINED_AFTER.match(rest)
-        later = [t for t in found if joined and t[0] == b + joined.end()]
+        # the next party named right after the "or" ("or the Consultant": its mention may include "the")
+        starts: set[int] = set()
+        if joined:
+            starts.add(b + joined.end())
+            if (the := re.search(r"\bthe\s+$", joined.group(0), re.IGNORECASE)) is not None:
+                starts.add(b + the.start())
+        later = [t for t in found if t[0] in starts]
         if later and later[0][2] != side:
             side = BOTH
     return at + a, side
@@ -284,6 +290,12 @@ def find_holders(
             out.append(HolderHit(side=side, start=base + start, end=base + max(end, at + 1)))
             if where == "after":
                 out.extend(_inline_limbs(seg, m.end(), stop.start() if stop else len(seg), base, us, them))
+                if stop is not None:
+                    out.extend(
+                        _semicolon_limbs(
+                            seg, stop.start(), base, us=us, them=them, unless=unless, near=near, others=others
+                        )
+                    )
     if listed and _passive_lead_in(rx).search(seg):
         out.extend(
             _limb_holders(listed, len(seg), base, us=us, them=them, unless=unless, near=near, others=others)
@@ -296,6 +308,46 @@ def find_holders(
 _INLINE_LIMB_BY = re.compile(
     r"(?:[,;]\s*|\s)(?:(?:or|and)\s+)?\(\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*\)\s+by\s+", re.IGNORECASE
 )
+
+
+#: a later limb of a passive right set off by a semicolon with its own agent: "This Agreement shall be
+#: terminable by Licensor at any time …; by Licensor or Licensee upon sixty (60) days' written notice …;
+#: or by Licensee …"
+_SEMICOLON_BY = re.compile(r";\s*(?:(?:or|and)\s+)?by\s+", re.IGNORECASE)
+_SENTENCE_END = re.compile(_NOT_AN_ABBREVIATION + r"\.\s")
+
+
+def _semicolon_limbs(
+    seg: str,
+    at: int,
+    base: int,
+    *,
+    us: Sequence[re.Pattern[str]],
+    them: Sequence[re.Pattern[str]],
+    unless: Sequence[re.Pattern[str]],
+    near: Sequence[re.Pattern[str]],
+    others: list[HolderHit] | None,
+) -> list[HolderHit]:
+    """The holders of the limbs that follow a passive right after a semicolon, each opening with its own agent
+    and judged by its own words (to the next semicolon), as long as the sentence runs on."""
+    out: list[HolderHit] = []
+    end = _SENTENCE_END.search(seg, at)
+    limit = end.start() if end else len(seg)
+    while (m := _SEMICOLON_BY.match(seg, at)) is not None and m.start() < limit:
+        nxt = seg.find(";", m.end(), limit)
+        stop = nxt if nxt != -1 else limit
+        own = seg[m.end() : stop]
+        subject = _subject_after(seg, m.end(), us, them)
+        if subject is not None and (not near or any(n.search(own) for n in near)):
+            side = subject[1]
+            why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+            hit = HolderHit(side=side, start=base + m.start() + 1, end=base + stop, other=why or "")
+            if why is None:
+                out.append(hit)
+            elif others is not None:
+                others.append(hit)
+        at = stop
+    return out
 
 
 def _inline_limbs(

@@ -405,13 +405,30 @@ def _by_contract(text: str, parties: Sequence[Party], our_role: str) -> RoleBind
     best, runner = scored[0], scored[1]
     if best.lean >= 2 and best.lean - runner.lean >= 3:
         ours = tuple(x.party for x in scored if x.lean >= 2 and best.lean - x.lean < 3)
+        plainly_theirs = [x for x in scored if x.lean <= -3]
+        if len(scored) >= 3 and len(plainly_theirs) == 1:
+            # two companies that both receive one consultant's services ("Dr. Murray shall provide the
+            # following ongoing services to EHS", "… to EHN"): a party leaning our way that the single party
+            # plainly on the other side serves by name is on ours
+            them = plainly_theirs[0].party.defined_as
+            ours = (
+                *ours,
+                *(
+                    x.party
+                    for x in scored
+                    if x.party not in ours and x.lean > 0 and _served(text, them, x.party.defined_as)
+                ),
+            )
         rest = tuple(x.party for x in scored if x.party not in ours)
         basis = (
             f"“{best.party.defined_as}” is us (the {our_role}) by its own words in the contract: "
             + ", ".join(dict.fromkeys(best.ours[:3]))
         )
-        if runner.theirs:
-            basis += f"; “{runner.party.defined_as}” is them: " + ", ".join(dict.fromkeys(runner.theirs[:2]))
+        other = next((x for x in scored if x.party not in ours), None)
+        if len(ours) > 1:
+            basis += "; " + ", ".join(f"“{p.defined_as}”" for p in ours[1:]) + " on our side too"
+        if other is not None and other.theirs:
+            basis += f"; “{other.party.defined_as}” is them: " + ", ".join(dict.fromkeys(other.theirs[:2]))
         return RoleBinding(us=ours, them=rest, our_role=our_role, via="contract", basis=basis)
     if (
         len(scored) == 2
@@ -440,6 +457,15 @@ def _by_contract(text: str, parties: Sequence[Party], our_role: str) -> RoleBind
         basis=f"the contract's words do not show which of {named} is the {our_role} (name it with --we)"
         + (f"; money is paid both ways (“{both_ways[0]}”, “{both_ways[1]}”)" if both_ways else ""),
     )
+
+
+def _served(text: str, provider: str, receiver: str) -> bool:
+    """Whether the contract has `provider` provide, deliver or perform something to `receiver` by name."""
+    rx = (
+        rf"(?<![\w-]){re.escape(provider)}\s+(?:shall|will|agrees\s+to)\s+(?:provide|deliver|perform|render|supply)"
+        rf"\b[^.;]{{0,150}}?\bto\s+(?:the\s+)?{re.escape(receiver)}(?![\w-])"
+    )
+    return re.search(rx, text) is not None
 
 
 def _by_stand_ins(text: str, parties: Sequence[Party], our_role: str) -> RoleBinding | None:
