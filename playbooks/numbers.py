@@ -29,8 +29,13 @@ _UNITS = {
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _WORD = "|".join(sorted([*_UNITS, *_SCALES], key=len, reverse=True))
-#: A number in words: "thirty", "twenty-four", "one hundred and twenty", "Two Million".
-NUMBER_WORDS = rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b"
+#: A number in words: "thirty", "twenty-four", "one hundred and twenty", "Two Million", "FOURTEEN MILLION,
+#: EIGHT HUNDRED SIXTY TWO THOUSAND" (a comma only after a scale word, never in a list: "one, two, three")
+_AFTER_SCALE = (
+    r"(?:(?<=thousand)|(?<=million)|(?<=billion)|(?<=THOUSAND)|(?<=MILLION)|(?<=BILLION)|(?<=Thousand)"
+    r"|(?<=Million)|(?<=Billion)),\s*"
+)
+NUMBER_WORDS = rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+|{_AFTER_SCALE})(?:{_WORD}))*\b"
 DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MULT = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mm": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
 
@@ -39,7 +44,7 @@ def words_to_number(words: str) -> int | None:
     """ "twenty-four" → 24, "one hundred and twenty" → 120, "two million" → 2000000; None if not a number."""
     total = current = 0
     seen = False
-    for w in re.split(r"[\s-]+", words.lower().strip()):
+    for w in re.split(r"[\s,-]+", words.lower().strip()):
         if not w or w == "and":
             continue
         if w in _UNITS:

@@ -229,3 +229,16 @@ def test_a_scans_letter_os_in_a_figure_are_zeros(text: str, amount: int) -> None
     hits = find_money(text)
     assert [h.value["amount"] for h in hits] == [amount]
     assert "$" in text[hits[0].start : hits[0].end]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "approximately FOURTEEN MILLION, EIGHT HUNDRED SIXTY TWO THOUSAND DOLLARS ($14,862,000) (the",
+        "ONE MILLION, SEVEN HUNDRED THIRTY FOUR THOUSAND, THREE HUNDRED NINETY FIVE DOLLARS ($1,734,395)",
+    ],
+)
+def test_a_number_in_words_with_commas_after_its_scales_agrees_with_its_digits(text: str) -> None:
+    """A filing writes "FOURTEEN MILLION, EIGHT HUNDRED …": the words are the whole number, not the part after
+    the comma."""
+    assert number_conflicts(text) == []
