@@ -80,6 +80,33 @@ class HolderHit:
     other: str = ""  # set on a right of another kind: the words of `unless` its own words carry
 
 
+@dataclass(frozen=True, slots=True)
+class _Limbs:
+    """What the limbs of a right are read with: the parties' words, the words that rule a limb in (`near`) or
+    make it a right of another kind (`unless`), and where those other rights go (`others`)."""
+
+    us: Sequence[re.Pattern[str]]
+    them: Sequence[re.Pattern[str]]
+    unless: Sequence[re.Pattern[str]]
+    near: Sequence[re.Pattern[str]]
+    others: list[HolderHit] | None
+
+    def about(self, own: str) -> bool:
+        """Whether a limb's own words carry one of `near` (any words do, without `near`)."""
+        return not self.near or any(n.search(own) for n in self.near)
+
+    def other_kind(self, own: str) -> str | None:
+        """The `unless` words a limb's own words carry (a right of another kind), or None."""
+        return next((w.group(0) for u in self.unless if (w := u.search(own))), None)
+
+    def keep(self, hit: HolderHit, why: str | None, out: list[HolderHit]) -> None:
+        """A right of this kind into `out`; one of another kind (`why`) into `others`."""
+        if why is None:
+            out.append(hit)
+        elif self.others is not None:
+            self.others.append(hit)
+
+
 @lru_cache(maxsize=64)
 def _triggers(right: str) -> list[tuple[re.Pattern[str], str]]:
     """(pattern, where its subject is): 'before' the match or 'after' it (the 'by' of a passive)."""
@@ -257,6 +284,7 @@ def find_holders(
     right to terminate for cause because limb (b) of the same sentence names cause. A right whose words name
     one of `also` (words that surely mean this right) as an alternative after an "or" is this right too."""
     rx = "|".join(f"(?:{r})" for r in right)
+    limbs = _Limbs(us=us, them=them, unless=unless, near=near, others=others)
     out: list[HolderHit] = []
     for pattern, where in _triggers(rx):
         for m in pattern.finditer(seg):
@@ -276,7 +304,7 @@ def find_holders(
             lead_in = ":" in own[m.end() - opened :]
             if near and not any(n.search(own) or (lead_in and n.search(listed)) for n in near):
                 continue
-            why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+            why = limbs.other_kind(own)
             if why is not None and _names_as_alternative(own, also):
                 why = None  # "for breach … or for any other reason": a right of this kind as well
             if why is not None:
@@ -291,15 +319,9 @@ def find_holders(
             if where == "after":
                 out.extend(_inline_limbs(seg, m.end(), stop.start() if stop else len(seg), base, us, them))
                 if stop is not None:
-                    out.extend(
-                        _semicolon_limbs(
-                            seg, stop.start(), base, us=us, them=them, unless=unless, near=near, others=others
-                        )
-                    )
+                    out.extend(_semicolon_limbs(seg, stop.start(), base, limbs))
     if listed and _passive_lead_in(rx).search(seg):
-        out.extend(
-            _limb_holders(listed, len(seg), base, us=us, them=them, unless=unless, near=near, others=others)
-        )
+        out.extend(_limb_holders(listed, len(seg), base, limbs))
     return sorted(out, key=lambda h: h.start)
 
 
@@ -317,17 +339,7 @@ _SEMICOLON_BY = re.compile(r";\s*(?:(?:or|and)\s+)?by\s+", re.IGNORECASE)
 _SENTENCE_END = re.compile(_NOT_AN_ABBREVIATION + r"\.\s")
 
 
-def _semicolon_limbs(
-    seg: str,
-    at: int,
-    base: int,
-    *,
-    us: Sequence[re.Pattern[str]],
-    them: Sequence[re.Pattern[str]],
-    unless: Sequence[re.Pattern[str]],
-    near: Sequence[re.Pattern[str]],
-    others: list[HolderHit] | None,
-) -> list[HolderHit]:
+def _semicolon_limbs(seg: str, at: int, base: int, limbs: _Limbs) -> list[HolderHit]:
     """The holders of the limbs that follow a passive right after a semicolon, each opening with its own agent
     and judged by its own words (to the next semicolon), as long as the sentence runs on."""
     out: list[HolderHit] = []
@@ -337,15 +349,11 @@ def _semicolon_limbs(
         nxt = seg.find(";", m.end(), limit)
         stop = nxt if nxt != -1 else limit
         own = seg[m.end() : stop]
-        subject = _subject_after(seg, m.end(), us, them)
-        if subject is not None and (not near or any(n.search(own) for n in near)):
-            side = subject[1]
-            why = next((w.group(0) for u in unless if (w := u.search(own))), None)
-            hit = HolderHit(side=side, start=base + m.start() + 1, end=base + stop, other=why or "")
-            if why is None:
-                out.append(hit)
-            elif others is not None:
-                others.append(hit)
+        subject = _subject_after(seg, m.end(), limbs.us, limbs.them)
+        if subject is not None and limbs.about(own):
+            why = limbs.other_kind(own)
+            hit = HolderHit(side=subject[1], start=base + m.start() + 1, end=base + stop, other=why or "")
+            limbs.keep(hit, why, out)
         at = stop
     return out
 
@@ -364,38 +372,24 @@ def _inline_limbs(
     return out
 
 
-def _limb_holders(
-    listed: str,
-    after: int,
-    base: int,
-    *,
-    us: Sequence[re.Pattern[str]],
-    them: Sequence[re.Pattern[str]],
-    unless: Sequence[re.Pattern[str]],
-    near: Sequence[re.Pattern[str]],
-    others: list[HolderHit] | None,
-) -> list[HolderHit]:
+def _limb_holders(listed: str, after: int, base: int, limbs: _Limbs) -> list[HolderHit]:
     """The holders a passive lead-in's limbs name, each limb judged by its own words ("a. by mutual
     agreement" names no party; "b. by either Party, … if the other Party is in material breach")."""
     out: list[HolderHit] = []
     for m in _LIMB_BY.finditer(listed, after):
-        subject = _subject_after(listed, m.end(), us, them)
+        subject = _subject_after(listed, m.end(), limbs.us, limbs.them)
         if subject is None:
             continue
         at, side = subject
         stop = _LIMB_END.search(listed, m.end())
         own = listed[m.start() : stop.start() if stop else len(listed)]
-        if near and not any(n.search(own) for n in near):
+        if not limbs.about(own):
             continue
-        why = next((w.group(0) for u in unless if (w := u.search(own))), None)
+        why = limbs.other_kind(own)
         comma = re.compile(r"[,;(]").search(listed, at, len(listed))
         end = min(comma.start() if comma else at + 40, m.start() + len(own))
         hit = HolderHit(side=side, start=base + m.end() - 3, end=base + max(end, at + 1), other=why or "")
-        if why is not None:
-            if others is not None:
-                others.append(hit)
-            continue
-        out.append(hit)
+        limbs.keep(hit, why, out)
     return out
 
 
