@@ -193,6 +193,12 @@ def _states_subject(ctx: _Context, clause: CompiledClause, i: int, hits: Mapping
     return i in hits or (bool(clause.bridges) and i in _passage_hits(ctx, clause.bridges))
 
 
+def _of_a_definition(clause: CompiledClause) -> bool:
+    """Whether the rule is about a definition (a heading of its own names one: "definition of confidential
+    information"): its clause is the sentence that defines, wherever else its patterns hit."""
+    return any(re.search(r"\bdefinitions?\b", h) for h in clause.headings)
+
+
 def _reads_the_opening(clause: CompiledClause) -> bool:
     """Whether a rule reads what a contract's opening states (its parties, its dates), recitals included."""
     return (
@@ -200,7 +206,7 @@ def _reads_the_opening(clause: CompiledClause) -> bool:
         or any(f.spec.type == "date" for f in clause.fields)
         # a rule about a definition reads it where the recitals give it ("WHEREAS … 'Confidential
         # Information'")
-        or any(re.search(r"\bdefinitions?\b", h) for h in clause.headings)
+        or _of_a_definition(clause)
     )
 
 

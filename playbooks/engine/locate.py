@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playbooks.engine.about import _after_label, on_subject
+from playbooks.engine.about import _after_label, _of_a_definition, on_subject
 from playbooks.engine.context import (
     _DEFINITION,
     _PARA_BREAK,
@@ -320,12 +320,6 @@ def _preamble_passage(ctx: _Context) -> int | None:
     # referred to as the "Company""), where it is written shortly before its defined term
     named = ctx.text.rfind(first.name, max(0, first.start - 1500), first.start) if first.name else -1
     return ctx.passages.index_at(named if named >= 0 else first.start)
-
-
-def _of_a_definition(clause: CompiledClause) -> bool:
-    """Whether the rule is about a definition (a heading of its own names one: "definition of confidential
-    information"): its clause is the sentence that defines, wherever else its patterns hit."""
-    return any(re.search(r"\bdefinitions?\b", h) for h in clause.headings)
 
 
 def _title_line(seg: str) -> bool:
