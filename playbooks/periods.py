@@ -33,6 +33,8 @@ _TO_UNIT = {
 _QTY = rf"(?P<w>{NUMBER_WORDS})|(?P<d>{DIGITS})|(?P<a>\b(?:an?|one)\b)"
 _DURATION_RE = re.compile(
     rf"(?:{_QTY})\s*(?:\(\s*(?:(?P<d2>{DIGITS})|(?P<w2>{NUMBER_WORDS}))\s*\)\s*)?[\s-]*"
+    # 'within five "Business Days" (being …)': the unit defined where it is used
+    r'(?:["“]\s*)?'
     # "ten (10) Contract Years", "five (5) full years": the unit qualified by the contract's own word
     r"(?P<kind>business\s+|working\s+|calendar\s+|banking\s+|contract\s+|lease\s+|agreement\s+|fiscal\s+|full\s+"
     r"|consecutive\s+)?"

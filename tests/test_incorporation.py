@@ -12,6 +12,7 @@ from citationgate.review import review
 from ingest.load import load_document
 from playbooks import load_playbook
 from playbooks.incorporation import INCORPORATED_REASON, for_topic, general, incorporations
+from playbooks.library import document_from_text
 
 ADDENDUM = (
     "AMENDMENT NO. 2\n\nThis Amendment is made between Acme Corp and Beta LLC.\n\n"
@@ -109,3 +110,39 @@ def test_eval_does_not_count_a_clause_present_on_an_incorporating_sentence(tmp_p
     assert left_open  # the review leaves absences open …
     for f in left_open:  # … and the clause evaluation never reads them as the clause found
         assert _present(findings, When(rule=f.proposal.rule)) is None
+
+
+LICENSED_SUPPLY = (
+    "SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Dong Pharma Co. and NeuroCo Inc., who are "
+    "also parties to a license agreement dated December 1, 2017.\n\n"
+    "8. INCORPORATION BY REFERENCE Articles or Sections 8.2 (Limitation of Liability), 9 (Indemnification), "
+    "12.2 (Force Majeure), 12.8 (Submission to Jurisdiction/Waiver of Jury Trial) of the License Agreement "
+    "shall be deemed to be incorporated herein by reference as it is set forth in this Agreement.\n"
+)
+
+
+def test_sections_incorporated_by_number_give_their_titles_to_the_other_agreement() -> None:
+    (inc,) = incorporations(LICENSED_SUPPLY)
+    assert inc.name == "License Agreement" and inc.listed
+    assert LICENSED_SUPPLY[inc.start : inc.end].startswith("Articles or Sections 8.2")
+    assert "submission to jurisdiction" in inc.topics and "waiver of jury trial" in inc.topics
+    assert for_topic(LICENSED_SUPPLY, "Limitation of liability") is inc
+    # a clause matched by one of its own headings, all of whose words are in a title incorporated
+    assert for_topic(LICENSED_SUPPLY, "Disputes and venue", ("jurisdiction",)) is inc
+    assert for_topic(LICENSED_SUPPLY, "Payment terms", ("payment",)) is None
+    # a list of sections of this agreement itself incorporates nothing
+    assert (
+        incorporations(LICENSED_SUPPLY.replace("of the License Agreement shall", "of this Agreement shall"))
+        == ()
+    )
+
+
+def test_a_clause_located_on_the_list_of_sections_is_referenced_not_provided() -> None:
+    result = review(document_from_text(LICENSED_SUPPLY), load_playbook("msa-customer"))
+    by_rule = {f.proposal.rule: f for f in result.findings}
+    for rule in ("limitation_of_liability", "force_majeure", "dispute_resolution"):
+        f = by_rule[rule]
+        assert f.proposal.details["outcome"] == "referenced_not_provided", rule
+        (q,) = f.verified_quotes
+        assert q.text.startswith("Articles or Sections 8.2") and "License Agreement" in q.text
+        assert LICENSED_SUPPLY[q.start : q.end] == q.text

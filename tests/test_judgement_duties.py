@@ -180,6 +180,30 @@ def test_a_law_foreign_to_both_our_seat_and_the_allow_list_stays_a_red_line() ->
     assert "our own seat" not in law.proposal.claim
 
 
+def test_the_law_of_a_state_the_parties_are_qualified_to_do_business_in_is_not_foreign_to_us() -> None:
+    """A farmout of Louisiana leases: both parties represent they are qualified to do business there."""
+    qualified = (
+        "11.2 The Parties hereto represent that they are corporations in good standing under the laws of "
+        "the state of their incorporation and are qualified and authorized to do business in the State of "
+        "Louisiana."
+    )
+    law = _by_rule(_contract(SERVICES, qualified, head=SEATED, law=_law("the State of Louisiana")))[
+        "governing_law"
+    ]
+    assert _outcome(law) == "standard"
+    assert "our own seat (Louisiana)" in law.proposal.claim
+    assert any(
+        "qualified and authorized to do business in the State of Louisiana" in q.text
+        for q in law.verified_quotes
+    )
+    # a state only the other party is qualified in is not ours
+    theirs = "11.2 Kestrix represents that it is qualified to do business in the State of Louisiana."
+    law = _by_rule(_contract(SERVICES, theirs, head=SEATED, law=_law("the State of Louisiana")))[
+        "governing_law"
+    ]
+    assert _outcome(law) == "unacceptable"
+
+
 def test_the_other_partys_seat_is_not_ours() -> None:
     """Kestrix is the Delaware corporation; Delaware law is on the allow-list anyway, so try its address."""
     head = (

@@ -11,6 +11,8 @@ import re
 
 from citationgate.review import review
 from playbooks import load_playbook
+from playbooks.engine.context import _Context
+from playbooks.engine.lead_in import lead_in_promisor
 from playbooks.library import document_from_text
 from playbooks.parties import read_parties
 from playbooks.parties.holder import BOTH, find_holders, merge_holders
@@ -128,3 +130,18 @@ def test_an_exclusive_appointment_we_make_is_an_exclusive_right_we_grant() -> No
     )
     ex = _by_rule(text)["exclusivity"]
     assert _value(ex, "we_grant_exclusive") is True
+
+
+def test_a_numbered_item_under_a_lead_in_ending_in_a_dash_is_that_partys_promise() -> None:
+    """'The Disclosing Party confirms that it will –' / '11.1 use …; and' / '11.2 only disclose …'."""
+    text = (
+        "11 DISCLOSING PARTY'S UNDERTAKING\nThe Disclosing Party confirms that it will –\n"
+        "11.1 use the information received from the Receiving Party only for the Purpose; and\n"
+        "11.2 only disclose the Receiving Party's Information to its employees who need to know it.\n"
+        "12.1 The Receiving Party shall keep the information secret.\n"
+    )
+    ctx = _Context(document_from_text(text), contract_type=None, roles=None, locator=None)
+    items = ctx.passages.items
+    said = {text[p.start : p.start + 4]: lead_in_promisor(ctx, i) for i, p in enumerate(items)}
+    assert said["11.1"] == "The Disclosing Party"
+    assert said["12.1"] is None  # an item with a subject of its own

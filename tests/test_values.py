@@ -665,3 +665,13 @@ def test_notice_of_non_renewal_named_before_its_period_and_the_notice_that_stops
     clause: str, days: int
 ) -> None:
     assert _extracted(SERVICES + "2. Term. " + clause + "\n", "auto_renewal")["notice_days"] == days
+
+
+def test_a_unit_defined_where_it_is_used_is_still_the_unit() -> None:
+    """'within five "Business Days" (being any day other than a Saturday …)': five working days, a week."""
+    for text in (
+        'within five "Business Days" (being any day other than a Saturday)',
+        "within five “Business Days”",
+    ):
+        (h,) = find_durations(text)
+        assert h.value == 7 and text[h.start : h.end].startswith("five")

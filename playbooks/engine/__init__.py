@@ -38,6 +38,7 @@ from playbooks.engine.evidence import (
     _absent,
     _headed_but_not_taken,
     _hinted,
+    _located_on_reference,
     _only_points,
     _referenced,
     _referenced_severity,
@@ -132,6 +133,8 @@ def _run_clause(
             **base,
         )
         return out, {}, region
+    if region is not None and (given := _located_on_reference(ctx, clause, region, base)) is not None:
+        return given, {}, region
     if region is None and clause.hints:
         aside = ctx.set_aside.get(clause.id)
         # the weaker language of the clause, where it is not a definition, another clause's, or the passage
@@ -308,8 +311,9 @@ def _run_clause(
         for k, ev in extracted.items()
     }
     extracted = {k: ev for k, ev in extracted.items() if _inside(ev, quotes)}
+    caveats = {f.name for f in clause.fields if f.spec.caveat}
     shown = _describe_values(
-        used,
+        [n for n in used if not (n in caveats and n in values and values[n].inferred)],
         values,
         unstated=links.unstated,
         unread=unread,

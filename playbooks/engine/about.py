@@ -43,6 +43,7 @@ from playbooks.engine.context import (
     _passage_hits,
     _Region,
 )
+from playbooks.engine.lead_in import lead_in_promisor
 from playbooks.schema import CompiledClause
 
 __all__ = ["KNOWN_CLAUSES", "UNSTATED", "heading_at", "off_subject", "on_subject"]
@@ -274,7 +275,8 @@ def _other_sides(ctx: _Context, clause: CompiledClause, i: int) -> str | None:
     if clause.duty is None:
         return None
     p = ctx.passages.items[i]
-    who = _promisor(ctx.text[p.start : p.end])
+    # a list item's promise is its lead-in's party's where the item names no subject of its own
+    who = lead_in_promisor(ctx, i) or _promisor(ctx.text[p.start : p.end])
     if who is None:
         return None
     own, other = clause.duty

@@ -20,7 +20,7 @@ from playbooks.engine.context import (
 from playbooks.engine.decide import _sev_get, _severity, _short
 from playbooks.engine.net import plausible
 from playbooks.engine.quotes import _quote_range
-from playbooks.incorporation import INCORPORATED_REASON, for_topic, general
+from playbooks.incorporation import INCORPORATED_REASON, Incorporation, for_topic, general
 from playbooks.outcome import ClauseOutcome, QuoteRef, SearchRecord
 from playbooks.passages import Passage
 from playbooks.schema import CompiledClause
@@ -267,27 +267,18 @@ def _incorporated(
     """Where the document gives the clause's topic to another agreement not in the file, the clause is
     incorporated by reference but not provided; where it gives that agreement its terms at large, the absence
     is not concluded: a `needs_review`. Each quotes the incorporating sentence."""
-    inc = for_topic(ctx.text, clause.title)
-    topic = inc is not None
-    if inc is None:
-        gen = general(ctx.text)
-        inc = gen[0] if gen else None
+    inc = for_topic(ctx.text, clause.title, clause.headings)
+    if (
+        inc is not None
+    ):  # the clause is there, in the other agreement: incorporated by reference, not provided
+        return _given_to(ctx, clause, base, searched, inc)
+    gen = general(ctx.text)
+    inc = gen[0] if gen else None
     if inc is None:
         return None
     q = _quote_range(ctx, inc.start, inc.end, focus=(inc.start, inc.end))
     if q is None:
         return None
-    if topic:  # the clause is there, in the other agreement: incorporated by reference, not provided
-        return ClauseOutcome(
-            outcome="referenced_not_provided",
-            severity=_referenced_severity(clause),
-            claim=f"{clause.title}: incorporated by reference but not provided — the quoted sentence gives "
-            f"its terms to the {inc.name}, which is not in this file; read them there.",
-            quotes=(q,),
-            searched=searched,
-            reason=f"the clause's terms are the {inc.name}'s, which is not in this file",
-            **base,
-        )
     claim = (
         f"{clause.title}: no clause of the kind is in this document, but it incorporates the {inc.name} "
         "(quoted), which is not in this file — the clause may be there. Read it before concluding the "
@@ -302,6 +293,48 @@ def _incorporated(
         reason=f"{INCORPORATED_REASON} the {inc.name}, which is not in this file",
         weak=f"the {inc.name} is not in this file",
     )
+
+
+def _given_to(
+    ctx: _Context, clause: CompiledClause, base: Mapping[str, Any], searched: SearchRecord, inc: Incorporation
+) -> ClauseOutcome | None:
+    """The clause's terms given to another agreement not in the file (`inc`): incorporated by reference, not
+    provided, quoting the incorporating words."""
+    q = _quote_range(ctx, inc.start, inc.end, focus=(inc.start, inc.end))
+    if q is None:
+        return None
+    return ClauseOutcome(
+        outcome="referenced_not_provided",
+        severity=_referenced_severity(clause),
+        claim=f"{clause.title}: incorporated by reference but not provided — the quoted sentence gives "
+        f"its terms to the {inc.name}, which is not in this file; read them there.",
+        quotes=(q,),
+        searched=searched,
+        reason=f"the clause's terms are the {inc.name}'s, which is not in this file",
+        **base,
+    )
+
+
+def _located_on_reference(
+    ctx: _Context, clause: CompiledClause, region: _Region, base: Mapping[str, Any]
+) -> ClauseOutcome | None:
+    """Where the clause located is nothing but the words giving its topic to another agreement ("12.2
+    (Force Majeure) … of the License Agreement shall be deemed to be incorporated herein"), the clause is
+    that agreement's: incorporated by reference, not provided — nothing is read from the pointer. Only a
+    list of sections incorporated is a pointer and nothing else ("may be terminated at any time by either
+    Party in accordance with the termination provisions of …" says something of its own)."""
+    inc = for_topic(ctx.text, clause.title, clause.headings)
+    if inc is None or not inc.listed:
+        return None
+    items = ctx.passages.items
+    hits = _passage_hits(ctx, clause.patterns)
+    worded = [i for i in region.passages if i in hits and not items[i].heading] or [region.anchor]
+    if not all(inc.start <= items[i].end and items[i].start < inc.end for i in worded):
+        return None
+    a = items[region.anchor]
+    if not (a.start < inc.end and inc.start < a.end):
+        return None
+    return _given_to(ctx, clause, base, _search_record(ctx, clause, clause.title), inc)
 
 
 def _not_concluded(

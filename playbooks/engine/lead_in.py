@@ -67,3 +67,31 @@ def _lead_in(ctx: _Context, i: int) -> int | None:
                 return j
             return None
     return None
+
+
+#: a list item that names no subject of its own: its label, then a verb in lower case ("11.2 only disclose
+#: …", "(b) not use …", "4.2.1 treat as confidential …")
+_SUBJECTLESS_ITEM = re.compile(
+    r"\s*(?:\(?[a-zA-Z0-9]{1,4}\)|[a-zA-Z0-9]{1,4}\.|\d{1,3}(?:\.\d{1,3})+\.?)\s+(?:only\s+|not\s+|also\s+)?[a-z]"
+)
+#: the party a lead-in's promise is of: its last line's subject, before the verb that carries the promise
+#: ("The Disclosing Party confirms that it will –", "The Recipient undertakes to:")
+_LEAD_PROMISOR = re.compile(
+    r"(?:^|\n)\s*(?:\d+(?:\.\d+)*\.?\s+)?([^\n]{1,80}?)\s+(?:shall|will|must|hereby|agrees?|undertakes?|covenants?"
+    r"|confirms?|acknowledges?|warrants?|represents?)\b[^\n]{0,120}(?::|\s[–—-])\s*$"
+)
+
+
+def lead_in_promisor(ctx: _Context, i: int) -> str | None:
+    """The words naming whose promise list item `i` is, where the item names no subject of its own and hangs
+    from a lead-in that does: "The Disclosing Party confirms that it will –" / "11.1 use …; and" / "11.2 only
+    disclose the Receiving Party's Information …" are the Disclosing Party's promises; None otherwise."""
+    items = ctx.passages.items
+    for j in range(i, max(i - 13, -1), -1):
+        q = items[j]
+        seg = ctx.text[q.start : q.end].rstrip()
+        if j < i and (m := _LEAD_PROMISOR.search(seg)) is not None:
+            return m.group(1)
+        if q.heading or not _SUBJECTLESS_ITEM.match(seg):
+            return None
+    return None

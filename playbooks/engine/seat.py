@@ -1,6 +1,7 @@
 """Our own seat: the jurisdictions the preamble places the party that is us in — where it is established
 ("a Delaware corporation", "a company incorporated in Papua New Guinea") or has its address ("located at …
-397 Hennessy Road, Hong Kong").
+397 Hennessy Road, Hong Kong") — and the one the contract says we (or the parties) are qualified to do
+business in ("are qualified and authorized to do business in the State of Louisiana").
 
 A governing law or a forum outside the playbook's allow-list is a red line because it is foreign to us; the
 law of our own seat is not foreign to us, whatever the allow-list says. Read only where who is us is
@@ -98,7 +99,30 @@ def our_seat(text: str, roles: Mapping[str, str]) -> tuple[ExtractedValue, ...]:
         if placed:
             a = placed[-1] if len(placed) == 1 else placed[0]
             out.append(ExtractedValue(value=h.value, text=text[a : h.end], start=a, end=h.end))
-    return tuple(out) or _signed_seat(text, us, them)
+    return (tuple(out) or _signed_seat(text, us, them)) + _qualified_seat(text, us, them)
+
+
+#: a representation that a party is present in a jurisdiction: "The Parties hereto represent that … they are
+#: … qualified and authorized to do business in the State of Louisiana" (said of us, or of the parties)
+_QUALIFIED = (
+    r"\b(?:the\s+parties|each\s+(?:of\s+the\s+)?part(?:y|ies)|both\s+parties|(?:the\s+)?(?:{terms}))\b"
+    r"(?:(?!\b(?:{others})\b)[^.]){{0,250}}?\b(?:is|are)\s+(?:(?:duly|validly|also)\s+)?qualified\s+"
+    r"(?:and\s+(?:duly\s+)?(?:authori[sz]ed|licensed|registered)\s+)?to\s+(?:do|transact|conduct|carry\s+on)\s+"
+    r"business\s+in\s+((?:the\s+)?(?:(?:state|commonwealth|province)\s+of\s+)?[A-Z][\w ]{{2,40}})"
+)
+
+
+def _qualified_seat(text: str, us: str, them: str = "") -> tuple[ExtractedValue, ...]:
+    """The jurisdiction the contract says we (or the parties) are qualified to do business in, quoted from
+    the words that say it; () where it says none."""
+    others = them or r"(?!x)x"
+    rx = re.compile(_QUALIFIED.format(terms=us, others=others), re.IGNORECASE)
+    for m in rx.finditer(text):
+        named = find_jurisdictions(m.group(1), m.start(1))
+        if named:
+            h = named[0]
+            return (ExtractedValue(value=h.value, text=text[m.start() : h.end], start=m.start(), end=h.end),)
+    return ()
 
 
 def _signed_seat(text: str, us: str, them: str) -> tuple[ExtractedValue, ...]:

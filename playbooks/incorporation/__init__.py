@@ -54,6 +54,16 @@ _TOPIC = re.compile(
     rf"(?:provisions?|clauses?|sections?|terms)\s+(?:set\s+(?:out|forth)\s+in|of|in|under)\s+{_THE}{_NAME}"
 )
 
+#: sections of another agreement incorporated by number, each with its title: "Articles or Sections 8.2
+#: (Limitation of Liability), 9 (Indemnification), 12.2 (Force Majeure), … of the License Agreement shall be
+#: deemed to be incorporated herein by reference" (read across the section numbers' full stops)
+_SECTIONS = re.compile(
+    r"\b(?:Articles?|Sections?|Clauses?)(?:\s+(?:or|and|and/or)\s+(?:Articles?|Sections?|Clauses?))?\s+"
+    r"(?P<list>(?:\d{1,3}(?:\.\d{1,3})*(?:\s*\([a-z]\))?\s*\([A-Z][^()]{2,80}\)[\s,;]*(?:and\s+)?){2,30})"
+    rf"(?:of|in|under)\s+{_THE}{_NAME}[^.]{{0,120}}?\bincorporated\b"
+)
+_SECTION_TITLE = re.compile(r"\(([A-Z][^()]{2,80})\)")
+
 _SENTENCE = re.compile(r"[^.;\n]+(?:[.;]|$)", re.MULTILINE)
 _NOT_TOPIC = {"the", "all", "other", "its", "such", "applicable", "relevant", "same", "said", "any", "those"}
 
@@ -66,12 +76,14 @@ INCORPORATED_REASON = "absence not concluded: the document incorporates"
 @dataclass(frozen=True, slots=True)
 class Incorporation:
     """A sentence that incorporates another agreement: the agreement's name, the sentence's span, and the
-    topics it gives over to the agreement (empty for a general incorporation)."""
+    topics it gives over to the agreement (empty for a general incorporation); `listed` where the sentence
+    is nothing but a list of the agreement's sections by number and title, incorporated."""
 
     name: str
     start: int
     end: int
     topics: tuple[str, ...] = ()
+    listed: bool = False
 
 
 def _topics(raw: str) -> tuple[str, ...]:
@@ -102,11 +114,22 @@ def _is_self(text: str, name: str) -> bool:
 @lru_cache(maxsize=8)
 def incorporations(text: str) -> tuple[Incorporation, ...]:
     """Every sentence of `text` that incorporates another agreement, in document order."""
-    return tuple(i for i in _incorporations(text) if not _is_self(text, i.name))
+    return tuple(i for i in _incorporations(text) if i.listed or not _is_self(text, i.name))
+
+
+def _by_section(text: str) -> list[Incorporation]:
+    """The sections of another agreement incorporated by number, their titles the topics."""
+    out = []
+    for m in _SECTIONS.finditer(text):
+        titles = (t.strip() for t in _SECTION_TITLE.findall(m.group("list")))
+        topics = tuple(dict.fromkeys(p.strip().lower() for t in titles for p in t.split("/") if p.strip()))
+        if topics:
+            out.append(Incorporation(_clean(m.group("name")), m.start(), m.end(), topics, listed=True))
+    return out
 
 
 def _incorporations(text: str) -> tuple[Incorporation, ...]:
-    out: list[Incorporation] = []
+    out: list[Incorporation] = _by_section(text)
     for s in _SENTENCE.finditer(text):
         said = s.group(0)
         a = s.start() + len(said) - len(said.lstrip())
@@ -123,7 +146,7 @@ def _incorporations(text: str) -> tuple[Incorporation, ...]:
                 if g is not None:
                     out.append(Incorporation(_clean(g.group("name")), a, b))
                     break
-    return tuple(out)
+    return tuple(sorted(out, key=lambda i: i.start))
 
 
 def general(text: str) -> tuple[Incorporation, ...]:
@@ -135,13 +158,20 @@ def _stem(w: str) -> str:
     return w.lower()[:6]
 
 
-def for_topic(text: str, title: str) -> Incorporation | None:
-    """The topic-specific reference that gives the clause titled `title` to another agreement, if any: each
-    word of one of its topics stands (by its first six letters) among the title's words."""
-    have = {_stem(w) for w in re.findall(r"[A-Za-z]+", title) if len(w) > 2}
+def for_topic(text: str, title: str, headings: tuple[str, ...] = ()) -> Incorporation | None:
+    """The topic-specific reference that gives the clause titled `title` (with its own `headings`) to another
+    agreement, if any: each word of one of its topics stands (by its first six letters) among the title's
+    words, or one of the headings is all in the topic ("Submission to Jurisdiction" is a clause headed
+    "jurisdiction")."""
+    have = _words(title)
+    heads = [h for h in map(_words, headings) if h]
     for inc in incorporations(text):
         for t in inc.topics:
-            need = {_stem(w) for w in re.findall(r"[A-Za-z]+", t) if len(w) > 2}
-            if need and need <= have:
+            need = _words(t)
+            if need and (need <= have or any(h <= need for h in heads)):
                 return inc
     return None
+
+
+def _words(name: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[A-Za-z]+", name) if len(w) > 2}

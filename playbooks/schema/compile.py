@@ -32,6 +32,11 @@ UNBOUND_ROLES: Mapping[str, str] = {
     "them": r"(?:supplier|vendor|provider|service\s+provider|contractor|consultant|licensor|developer"
     r"|seller)",
 }
+#: … and in a playbook for one side of a disclosure, the words of that side ("the Receiving Party")
+_UNBOUND_DISCLOSURE: Mapping[str, Mapping[str, str]] = {
+    "recipient": {"us": r"(?:recipient|receiving\s+party)", "them": r"(?:discloser|disclosing\s+party)"},
+    "discloser": {"us": r"(?:discloser|disclosing\s+party)", "them": r"(?:recipient|receiving\s+party)"},
+}
 
 
 #: a subject that names each party ("either Party may audit", "a Party shall not solicit", "each Party
@@ -83,7 +88,7 @@ def _compile(
     roles: Mapping[str, str] | None = None,
     bounded: bool = True,
 ) -> tuple[tuple[CompiledClause, ...], tuple[CompiledCheck, ...]]:
-    bound = {**UNBOUND_ROLES, **(roles or {})}
+    bound = {**UNBOUND_ROLES, **_UNBOUND_DISCLOSURE.get(model.our_role or "", {}), **(roles or {})}
     templated: list[bool] = [False]
 
     def fail(loc: tuple[str | int, ...], message: str) -> PlaybookError:

@@ -70,6 +70,9 @@ class ExtractModel(_Strict):
     # with `binds`: only a promise not to do something counts ("shall not", "agrees not to", "neither Party
     # shall"): a restraint's field is not read from a duty to act ("the Company shall advise Consultant")
     restraint: bool = False
+    # bool: a qualification of the position ("the standard comes with no remedy for falling short of it"),
+    # said in the finding only where its words were found — never shown as read from the clause's silence
+    caveat: bool = False
 
     @model_validator(mode="after")
     def _kind_fits_type(self) -> ExtractModel:
@@ -83,6 +86,8 @@ class ExtractModel(_Strict):
             raise ValueError(f"binds applies to a bool value, not a {self.type} value")
         if self.restraint and self.binds is None:
             raise ValueError("restraint applies with binds")
+        if self.caveat and self.type != "bool":
+            raise ValueError(f"caveat applies to a bool value, not a {self.type} value")
         return self
 
 
