@@ -125,9 +125,11 @@ _WARRANTED = re.compile(
     r"\b(?:warrant(?:s|ed|y|ies)|guarantee[sd]?)\b(?:(?!\b(?:agreement|contract|term)\b)[^.;])*$",
     re.IGNORECASE,
 )
-#: "within sixty (60) days from the Effective Date": a time by which something is done, not how long the
-#: agreement lasts
-_WITHIN = re.compile(r"\bwithin\s+(?:the\s+)?(?:first\s+|next\s+)?$", re.IGNORECASE)
+#: "within sixty (60) days from the Effective Date", "within a period of three (3) months following the
+#: Renewal Notice": a time by which something is done, not how long the agreement lasts
+_WITHIN = re.compile(
+    r"\bwithin\s+(?:the\s+)?(?:first\s+|next\s+)?(?:(?:a|the)\s+(?:period|term)\s+of\s+)?$", re.IGNORECASE
+)
 #: "WHEREAS, the First Supplemental MOU … were effective from October 5, 1999": a recital tells the history,
 #: it does not set this agreement's end
 _RECITAL = re.compile(r"^\W{0,3}(?:whereas|recitals?)\b", re.IGNORECASE)
@@ -138,6 +140,14 @@ _ENDS_BY = re.compile(
     r"(?:\s+(?:shall|will|must|may|would|is\s+to|are\s+to))(?:\s+not)?(?:\s+(?:also|only|thereafter))?"
     r"\s+(?:be\s+(?:\w+\s+){0,2}?|remain\s+(?:\w+\s+){0,3}?|continue\s+(?:\w+\s+){0,3}?|expire\s+|end\s+|terminate\s+"
     r"|run\s+|last\s+)(?:until|through|on|at|upon)\s+(?:and\s+including\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: … or its verb pairs a start with the end: "Phase I will commence on August 1, 2010 and end on July 31,
+#: 2011"
+_STARTS_AND_ENDS = re.compile(
+    r"(?:\s+(?:shall|will|must|is\s+to|are\s+to))\s+(?:commence|begin|start|run\s+from)\s+(?:on\s+|as\s+of\s+)?"
+    r"[^.;]{0,60}?\s+and\s+(?:shall\s+|will\s+)?(?:end|expire|terminate|conclude|continue\s+until)\s+"
+    r"(?:on\s+|at\s+)?(?:the\s+)?$",
     re.IGNORECASE,
 )
 #: the date is the one the Term is named by: "… shall expire on December 31, 2006 (the "Term")"
@@ -221,9 +231,20 @@ _RENEWAL_BEFORE = re.compile(
     r"\s+(?:(?:term|period)s?\s+of\s+)?(?:\w+\s+){0,2}$",
     re.IGNORECASE,
 )
-#: "for any one (1) year renewal term", "a two-year extension period": the length of a renewal, named after it
+#: "for any one (1) year renewal term", "a two-year extension period", "with an automatic 2 year term
+#: extensions": the length of a renewal, named after it
 _RENEWAL_AFTER = re.compile(
-    r"\s*\)?\s*(?:automatic\s+)?(?:renewal|extension|successive|additional|extended)\s+(?:term|period)s?\b",
+    r"\s*\)?\s*(?:automatic\s+)?(?:(?:renewal|extension|successive|additional|extended)\s+(?:term|period)s?\b"
+    r"|(?:term|period)\s+(?:renewals?|extensions?)\b)",
+    re.IGNORECASE,
+)
+#: the period a renewal runs for, said after its verb: "this Agreement shall automatically renew at the end of
+#: the Initial Term on the same terms … for one (1) twelve-month period" (not "unless renewed, continue for
+#: three years", where the period is the term's own)
+_RENEWS_FOR = re.compile(
+    r"\b(?:renew|renews|renewed|extend|extends|extended)\b"
+    r"(?:(?!\b(?:continu|remain|commenc|last|run)\w*)[^.;]){0,160}"
+    r"\bfor\s+(?:(?:an?|one|the)\s+)?(?:\(\s*\d+\s*\)\s+)?(?:(?:additional|successive|further|subsequent|another)\s+)?$",
     re.IGNORECASE,
 )
 _ON_RECEIPT = re.compile(
@@ -237,8 +258,8 @@ _START_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _END_BEFORE = re.compile(
-    r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\bconclud\w*|\buntil|\bthrough|\bthru|\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
-    r"(?:the\s+)?$|\b(?:until|through|expir\w*)\s+the\s+(?:earlier|later|first)\s+(?:to\s+occur\s+)?of\s*[:(]?\s*(?:\(?[a-z0-9]{1,3}\)\s*)?$",
+    r"(?:\bexpir\w*|\bend\w*|\bterminat\w*|\bconclud\w*|\buntil|\bthrough|\bthru|(?<!\bprior\s)(?<!\bup\s)(?<!\bdue\s)\bto)\s+(?:(?:on|upon|at|as\s+of|and\s+including)\s+)?"
+    r"(?:the\s+)?$|\b(?:until|through|expir\w*|end|ends|terminat\w*)\s+(?:on\s+)?the\s+(?:earlier|later|first)\s+(?:to\s+occur\s+)?of\s*[:(]?\s*(?:\(?[a-z0-9]{1,3}\)\s*)?$",
     re.IGNORECASE,
 )
 
@@ -343,6 +364,7 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _WITHIN.search(seg[max(0, h.start - base - 30) : h.start - base])
             and not _WARRANTED.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
             and not _AFTER_AN_EVENT.match(seg, h.end - base)
+            and not _RENEWS_FOR.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
         ]
     if kind in ("period", "term"):
         # "from year to year" is how a term renews, not how long the initial term lasts
@@ -556,7 +578,30 @@ def dates_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str) -> list[H
         if not rx.search(seg[max(0, h.start - base - 40) : h.start - base])
         and not _of_another_document(seg[max(0, h.start - base - 160) : h.start - base])
         and not (kind == "end" and _ends_something_else(seg, h.start - base))
+        and (kind != "end" or _said_to_end(seg, h.start - base))
     ]
+
+
+#: what names a date as an end without a verb: a label ("Expiration Date: December 31, 2020") or the dash of a
+#: range ("January 1, 2020 – December 31, 2022")
+_END_LABEL = re.compile(
+    r"\b(?:expiration|expiry|end|termination|completion)\s+date\s*(?:is\s+|shall\s+be\s+|[:–—-]\s*)$"
+    r"|(?:(?:19|20)\d{2}|\d{1,2}/\d{1,2}/\d{2,4})\s*[–—-]\s*$",
+    re.IGNORECASE,
+)
+
+
+def _said_to_end(seg: str, start: int) -> bool:
+    """Is the date at `seg[start:]` said to be an end — after "end on", "until", "through", "expire", "to",
+    a label or a range's dash, or named the Term's own end ("December 31, 2006 (the "Term")")? A date that
+    something else happens on ("The channel is expected to be uploaded on August 1, 2010", a quarter-end
+    in a payment schedule) ends nothing."""
+    before = seg[max(0, start - 40) : start]
+    return bool(
+        _END_BEFORE.search(before)
+        or _END_LABEL.search(before)
+        or _NAMES_THE_TERM.match(seg, _date_end(seg, start))
+    )
 
 
 def _date_end(seg: str, start: int) -> int:
@@ -572,7 +617,7 @@ def _ends_something_else(seg: str, start: int) -> bool:
     before = seg[a:start]
     if _RECITAL.match(seg, a) or _WHEREAS.search(before):
         return True
-    m = _ENDS_BY.search(before)
+    m = _ENDS_BY.search(before) or _STARTS_AND_ENDS.search(before)
     if m is None or _NAMES_THE_TERM.match(seg, _date_end(seg, start)) or _GRANTED_RIGHTS.search(before):
         return False  # "shall expire on December 31, 2006 (the "Term")": the date the Term is named by
     head = _subject_head(before[: m.start()])

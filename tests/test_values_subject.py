@@ -892,3 +892,55 @@ def test_twenty_five_business_days_to_pay_is_no_red_line_of_under_30_days() -> N
     )
     assert outcome == "unacceptable"  # three weeks is under thirty days, counted either way
     assert extracted["payment_days"]["value"] == 21
+
+
+# ----------------------------------------------------------------------------- a renewal's length, a window
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        # the renewal named after its length in reverse order: "2 year term extensions"
+        ("The Term will be 3 years from Effective Date with an automatic 2 year term extensions.", [36]),
+        # the renewal's length after its verb, however far: "shall automatically renew … for one (1) …"
+        (
+            "The Term is thirty-six (36) months. This Agreement shall automatically renew at the end of the "
+            "Initial Term on the same terms for one (1) twelve-month period.",
+            [36],
+        ),
+        # "unless renewed, continue for": the period is the term's own
+        ("This Agreement, unless renewed earlier, shall continue for twenty-four (24) months.", [24]),
+        # a window to answer is no term
+        (
+            "The Term is two (2) years. Customer may object within a period of three (3) months following "
+            "the notice.",
+            [24],
+        ),
+    ],
+)
+def test_a_renewals_length_or_a_window_to_answer_is_not_the_term(text: str, term: list[float]) -> None:
+    assert _terms(text) == term
+
+
+def _end_dates(text: str) -> list[str]:
+    return [h.value for h in dates_of_kind(find_dates(text), text, 0, "end")]
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("The term shall commence on the Effective Date and end on November 30, 2014.", ["2014-11-30"]),
+        ("will end the later of (i) December 15, 1999 or (ii) the launch", ["1999-12-15"]),
+        ("Expiration Date: December 31, 2020", ["2020-12-31"]),
+        ("for the period January 1, 2020 – December 31, 2022", ["2022-12-31"]),
+        # something else happens on the date: it ends nothing
+        ("The channel is expected to be uploaded on August 1, 2010.", []),
+        ("payable at the first Quarter-end, Sept. 30, 1997", []),
+        ("The Parties agree that prior to July 1, 2000, either may propose a renewal.", []),
+        # a phase that starts and ends is not the agreement
+        ("Phase I will commence on August 1, 2010 and end on July 31, 2011.", []),
+        ("The Term will commence on August 1, 2010 and end on July 31, 2014.", ["2014-07-31"]),
+    ],
+)
+def test_an_end_date_is_one_the_words_say_ends_the_term(text: str, ends: list[str]) -> None:
+    assert _end_dates(text) == ends
