@@ -225,18 +225,31 @@ _INLINE_LIMB = re.compile(
 _BARE_NUMBER = re.compile(r"\s*(?:(?:section|article|clause)\s+)?\d{1,3}(?:\.\d{1,3})*\.?\s*", re.IGNORECASE)
 
 
-def _run_on_end(ctx: _Context, end: int, limit: int = 3000) -> int:
+#: the section number just before (or opening) a heading: "11. LIMITATIONS OF LIABILITY."
+_LABEL_BEFORE = re.compile(r"(?:^|\s)(\d{1,3})\.\s*$")
+_LABEL_OPENS = re.compile(r"\s*(\d{1,3})\.\s")
+
+
+def _run_on_end(ctx: _Context, end: int, limit: int = 3000, *, start: int | None = None) -> int:
     """Where the text running on after `end` stops being one clause: at the next heading, the next passage
-    that is only a heading or a section number, or `limit` characters on."""
+    that is only a heading or a section number, or `limit` characters on — but not at a heading of the
+    section's own sub-section ("11. LIMITATIONS OF LIABILITY. 11.1 GENERAL. …" runs on over "11.2 CPDC
+    MAXIMUM LIABILITY." and its cap), where the heading at `start` is numbered."""
     items = ctx.passages.items
     j = ctx.passages.index_at(end)
     while j < len(items) and items[j].start < end:
         j += 1
+    label = None
+    if start is not None:
+        m = _LABEL_BEFORE.search(ctx.text, max(0, start - 8), start) or _LABEL_OPENS.match(ctx.text, start)
+        label = m.group(1) if m else None
     out = end
     while j < len(items) and items[j].end - end <= limit:
         p = items[j]
         seg = ctx.text[p.start : p.end]
-        if p.heading or _BARE_NUMBER.fullmatch(seg) or (out > end and _heading_only(seg)):
+        # its own sub-section's heading, or a sentence in capitals under it, is no new clause
+        own = label is not None and (re.match(rf"\s*{label}\.\d", seg) is not None or len(seg.split()) > 12)
+        if p.heading or _BARE_NUMBER.fullmatch(seg) or (out > end and _heading_only(seg) and not own):
             break
         out = p.end
         j += 1
@@ -275,7 +288,7 @@ def _locate_by_rules(ctx: _Context, clause: CompiledClause) -> _Region | None:
         if body and all(_heading_only(ctx.text[items[i].start : items[i].end]) for i in body):
             # a section that is only its heading ("24. Governing law", its sentences numbered 24.1, 24.2 as
             # sections of their own): the clause is the text that runs on under it
-            end = _run_on_end(ctx, end)
+            end = _run_on_end(ctx, end, start=start)
             idx = tuple(i for i in ctx.passages.within(start, end) if i not in excluded)
             body = [i for i in idx if not items[i].heading and items[i].end - items[i].start >= 20]
         # a heading over nothing but headings and passages the rule excludes ("(e) Non-Compete. … does not
