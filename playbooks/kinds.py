@@ -247,6 +247,14 @@ _RENEWS_FOR = re.compile(
     r"\bfor\s+(?:(?:an?|one|the)\s+)?(?:\(\s*\d+\s*\)\s+)?(?:(?:additional|successive|further|subsequent|another)\s+)?$",
     re.IGNORECASE,
 )
+#: a span after someone's employment ends, named after its length: "the 90-day period following such
+#: employment", "the six (6) month period after their engagement ends"
+_AFTER_EMPLOYMENT = re.compile(
+    r"\s*\)?\s*(?:period\s+)?(?:immediately\s+)?(?:following|after)\s+(?:the\s+(?:end|termination|cessation)\s+of\s+)?"
+    r"(?:such|their|his|her|the)\s+(?:person[’']s\s+|employee[’']s\s+|individual[’']s\s+)?"
+    r"(?:employment|engagement|departure|resignation)\b",
+    re.IGNORECASE,
+)
 _ON_RECEIPT = re.compile(
     r"\b(?:due|payable)(?:\s+and\s+payable)?\s+(?:immediately\s+)?(?:up)?on\s+(?:the\s+)?(?:receipt|presentation)\b",
     re.IGNORECASE,
@@ -367,6 +375,9 @@ def durations_of_kind(hits: Sequence[Hit], seg: str, base: int, kind: str, unit:
             and not _RENEWS_FOR.search(seg[_sentence_start(seg, h.start - base) : h.start - base])
         ]
     if kind in ("period", "term"):
+        # "any senior employee, during the period of employment or the 90-day period following such
+        # employment": whom a covenant covers, not how long it lasts
+        kept = [h for h in kept if not _AFTER_EMPLOYMENT.match(seg, h.end - base)]
         # "from year to year" is how a term renews, not how long the initial term lasts
         words = _in_words(kept, seg, base, unit, cadence=kind == "period")
         if kind == "term":
@@ -554,8 +565,24 @@ _OTHER_PAPER = re.compile(
 _THIS_PAPER = re.compile(r"\b(?:this|these)\s+(?:[\w&'’-]+\s+){0,4}$", re.IGNORECASE)
 
 
+#: an agreement the parties "have entered into" before this one, dated after its name: "The Parties have
+#: entered into the Cooperation Agreement on September 17, 2008 …"
+_ENTERED_BEFORE = re.compile(
+    r"\b(?:have|has|had)\s+(?:previously\s+|already\s+)?(?:entered\s+into|executed|signed|concluded)\s+"
+    r"(?!this\b)(?:the|that\s+certain|an?|a\s+certain|certain)\s+(?:[\w&,'’-]+\s+){0,8}?"
+    r"(?:agreements?|contracts?|licen[cs]es?|leases?|memorand\w*|understandings?)"
+    r"(?:\s*\([^()]{0,80}\))?\s*,?\s+(?:dated\s+)?(?:(?:as\s+of|on|effective)\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _of_another_document(before: str) -> bool:
-    if _SUPERSEDED.search(before) or _THAT_CERTAIN.search(before) or _AMENDED_ON.search(before):
+    if (
+        _SUPERSEDED.search(before)
+        or _THAT_CERTAIN.search(before)
+        or _AMENDED_ON.search(before)
+        or _ENTERED_BEFORE.search(before)
+    ):
         return True
     paper = _OTHER_PAPER.search(before)
     if paper is not None and not _THIS_PAPER.search(before[: paper.start()]):

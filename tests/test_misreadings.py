@@ -242,3 +242,30 @@ def test_a_definition_after_a_page_footer_date_is_still_a_definition() -> None:
 
     assert _DEFINITION.match('May 3, 2016 4.4 "Aggregate Consideration" means the amount equal to the sum')
     assert not _DEFINITION.match("May 3, 2016 the Company shall pay the fee.")
+
+
+def test_a_definition_said_in_so_many_words_is_still_a_definition() -> None:
+    from playbooks.engine.context import _DEFINITION
+
+    assert _DEFINITION.match(
+        'As used in this letter agreement (this "Agreement"), the term "Evaluation Material" means all of it'
+    )
+    assert _DEFINITION.match('The term "Effective Date" means the Closing Date.')
+    assert not _DEFINITION.match(
+        'As used in this Agreement, each party shall keep the "Evaluation Material" secret.'
+    )
+
+
+def test_recitals_close_where_the_parties_agree_to_terms_as_follows() -> None:
+    from playbooks.engine.context import recitals_span
+
+    text = (
+        "COOPERATION AGREEMENT\n\nWHEREAS\n\n1. Party A runs a travel business.\n\n5. The Parties have "
+        "entered into the Cooperation Agreement on September 17, 2008.\n\nThe Parties unanimously agree to "
+        "amend and restate the Original Cooperation Agreement, which is amended and restated as "
+        "follows:\n\n1. Business Cooperation\n"
+    )
+    span = recitals_span(text)
+    assert span is not None
+    assert text[span[0] :].startswith("WHEREAS") and "September 17, 2008" in text[span[0] : span[1]]
+    assert "Business Cooperation" not in text[span[0] : span[1]]

@@ -63,9 +63,12 @@ _PASSIVE = re.compile(
 _NEITHER = re.compile(r"\bneither\b", re.IGNORECASE)
 #: "neither party", "neither of the parties", "neither the Company nor the Consultant" as a subject
 _NEITHER_SUBJECT = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties|[^.;:]{1,60}?\bnor\b)", re.IGNORECASE)
-#: "neither PcoMed nor its Affiliates": one party and its own people, not both sides
+#: "neither PcoMed nor its Affiliates", "neither SONY nor any Affiliate of SONY": one party and its own
+#: people, not both sides
 _NEITHER_OWN = re.compile(
-    r"\bneither\b[^.;:]{1,60}?\bnor\s+(?:any\s+of\s+)?(?:its|his|her|their)\b", re.IGNORECASE
+    r"\bneither\b[^.;:]{1,60}?\bnor\s+(?:any\s+of\s+)?(?:its|his|her|their)\b"
+    r"|\bneither\s+(?P<one>[A-Z][\w&’'-]*)\s+nor\s+(?:any|an?|the)\s+(?:[\w-]+\s+){0,2}?of\s+(?P=one)\b",
+    re.IGNORECASE,
 )
 #: the word a subject of both sides opens with ("Each of EA, Farids and the Company shall not")
 _OPENS_BOTH = re.compile(r"\b(?:each|either|neither|both)\b", re.IGNORECASE)
@@ -152,8 +155,10 @@ def _promise_at(
     subject = _subject_before(seg, verb.start(), us, them) or _lead_in_subject(seg, verb.start(), us, them)
     if subject is not None and _DOCUMENT_NAME.match(seg, subject[0]):
         subject = None  # "that certain Microsoft Corporation Non-Disclosure Agreement … shall govern"
-    if subject is None and (
-        n := _NEITHER_SUBJECT.search(seg, max(0, verb.start() - _NEITHER_REACH), verb.start())
+    if (
+        subject is None
+        and (n := _NEITHER_SUBJECT.search(seg, max(0, verb.start() - _NEITHER_REACH), verb.start()))
+        and not _NEITHER_OWN.match(seg, n.start())
     ):
         subject = (n.start(), BOTH)  # "Neither party shall make any public statement that disparages …"
     if subject is None:

@@ -33,8 +33,12 @@ _REGION_MAX = 6000  # a section longer than this is too broad to stand for one c
 
 _PARA_BREAK = re.compile(r"\n[ \t\r]*\n")
 _DEFINITION = re.compile(  # a passage that opens by defining a term: '"Minimum Quantity" means …'
-    # (after a filed copy's page-footer date run into it: 'May 3, 2016 4.4 "Aggregate Consideration" means')
-    r"\s*(?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+(?:19|20)\d{2}\s+)?(?:\(?[\w.]{1,6}\)?\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
+    # (after a filed copy's page-footer date run into it: 'May 3, 2016 4.4 "Aggregate Consideration" means';
+    # or in so many words: 'As used in this letter agreement (this "Agreement"), the term "Evaluation
+    # Material" means', 'The term "Effective Date" means')
+    r"\s*(?:[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+(?:19|20)\d{2}\s+)?(?:\(?[\w.]{1,6}\)?\s+)?"
+    r"(?:As\s+used\s+(?:herein|in\s+this\s+(?:[\w-]+\s+){0,2}?(?:agreement|letter))(?:\s*\([^()]{0,40}\))?\s*,\s*)?"
+    r"(?:(?i:the)\s+(?:term|expression)s?\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
     r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b"
 )
 _RUN_IN = re.compile(r"(?:[\d.()a-zA-Z]{1,8}\s+)?([A-Z][A-Za-z,'’&\- ]{2,60}?)[.:]\s")
@@ -224,9 +228,12 @@ _RECITALS_OPEN = re.compile(
     r"\bWHEREAS\b|(?m:^[ \t]*(?:R\s?E\s?C\s?I\s?T\s?A\s?L\s?S|Recitals"
     r"|B\s?A\s?C\s?K\s?G\s?R\s?O\s?U\s?N\s?D|Background)[ \t]*:?[ \t]*(?:-{3,})?[ \t]*$)"
 )
-#: … and where the terms begin
+#: … and where the terms begin ("The Parties unanimously agree to amend and restate the Original Cooperation
+#: Agreement … and the Original Cooperation Agreement is amended and restated as follows:")
 _RECITALS_CLOSE = re.compile(
-    r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b", re.IGNORECASE
+    r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
+    r"|\bagree\w*\b[^.]{0,200}\bas\s+follows\s*:",
+    re.IGNORECASE,
 )
 
 

@@ -18,6 +18,8 @@ _LEAD_SUBJECT = re.compile(
 )
 #: the label a list item opens with: "(i) ", "b. "
 _ITEM_LABEL = re.compile(r"\s*\(?[a-zA-Z0-9]{1,5}[.)]\s+")
+#: … or a numbered sub-section's: "6.1.3 "
+_NUMBERED = re.compile(r"\s*\d{1,3}(?:\.\d{1,3})+\.?\s+")
 
 
 def _as_lead_ins_sentence(ctx: _Context, i: int) -> tuple[str, int, int] | None:
@@ -42,7 +44,7 @@ def _as_lead_ins_sentence(ctx: _Context, i: int) -> tuple[str, int, int] | None:
 def _lead_in_bool(ctx: _Context, i: int, f: CompiledField) -> Hit | None:
     """A yes/no read from a list item as its lead-in's party's own sentence (`_as_lead_ins_sentence`), quoted
     from the item's own words."""
-    got = _as_lead_ins_sentence(ctx, i)
+    got = _as_lead_ins_sentence(ctx, i) or _under_lead_in(ctx, i)
     if got is None:
         return None
     seg, body, shift = got
@@ -50,6 +52,22 @@ def _lead_in_bool(ctx: _Context, i: int, f: CompiledField) -> Hit | None:
     if h is None or h.end - shift <= 0:
         return None
     return Hit(value=h.value, start=body + max(h.start - shift, 0), end=body + h.end - shift)
+
+
+def _under_lead_in(ctx: _Context, i: int) -> tuple[str, int, int] | None:
+    """A list item read after the whole lead-in it completes, where the lead-in names no party ("this
+    Agreement shall only be terminated upon occurrence of the following circumstances:" / "6.1.3 Party B
+    fails to provide … for more than three consecutive years due to the force majeure event"): (the lead-in
+    and the item's own words, where the item's words start, how many characters were put before them)."""
+    lead = _lead_in(ctx, i)
+    if lead is None:
+        return None
+    items = ctx.passages.items
+    q, p = items[lead], items[i]
+    label = _ITEM_LABEL.match(ctx.text, p.start, p.end) or _NUMBERED.match(ctx.text, p.start, p.end)
+    body = label.end() if label else p.start
+    prefix = " ".join(ctx.text[q.start : q.end].split()) + " "
+    return prefix + ctx.text[body : p.end], body, len(prefix)
 
 
 def _lead_in(ctx: _Context, i: int) -> int | None:
@@ -64,6 +82,12 @@ def _lead_in(ctx: _Context, i: int) -> int | None:
             # / "(c) The other party materially defaults …"): every passage between is one of its items
             limbs = range(j + 1, i + 1)
             if all(not items[k].heading and _LIST_ITEM.match(ctx.text, items[k].start) for k in limbs):
+                return j
+            # numbered sub-sections of the lead-in's own section ("6.1 … the following circumstances:" /
+            # "6.1.1 …" / "6.1.3 …")
+            own = re.match(r"\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s", ctx.text[q.start : q.end])
+            sub = re.compile(rf"\s*{re.escape(own.group(1))}\.\d") if own else None
+            if sub and all(not items[k].heading and sub.match(ctx.text, items[k].start) for k in limbs):
                 return j
             return None
     return None

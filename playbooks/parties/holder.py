@@ -23,7 +23,9 @@ _EITHER = re.compile(
     r"\b(?:either|each|any|both)\s+(?:of\s+the\s+)?part(?:y|ies)\b"
     r"|\b(?:either|both)\s+(?:of\s+the\s+)?compan(?:y|ies)\b"
     r"|\b(?:the\s+)?(?:other|non-?\s?breaching|non-?\s?defaulting|aggrieved|non-?\s?affected|terminating)\s+party\b"
-    r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b|\bthe\s+parties\b"
+    # ("is, to the Knowledge of SONY, a party to any settlements" names a participant in something else)
+    r"|\bthe\s+part(?:y|ies)\s+not\s+in\s+(?:default|breach)\b|\ba\s+party\b(?!\s+to\s+(?:any|an?|such)\b)"
+    r"|\bthe\s+parties\b"
     # "the party serving such notice may … terminate": whichever side gave notice of the other's default
     r"|\bthe\s+party\s+(?:serving|giving|sending|delivering)\s+(?:such\s+|the\s+|that\s+)?notice\b",
     re.IGNORECASE,
