@@ -400,8 +400,21 @@ _EACH_REACH = 1500
 
 
 def _durations(seg: str, base: int, kind: str | None, unit: str) -> list[Hit]:
-    hs = find_durations(seg, base, unit=unit)
+    hs = [
+        h
+        for h in find_durations(seg, base, unit=unit)
+        if not _DISMISSED_WITHIN.search(seg, 0, h.start - base)
+    ]
     return durations_of_kind(hs, seg, base, kind, unit) if kind else hs
+
+
+#: how long a bankruptcy petition may stand before it must be dismissed ("an involuntary petition … which is
+#: not rescinded within a period of sixty (60) days"): no cure, notice or term of the contract
+_DISMISSED_WITHIN = re.compile(
+    r"\b(?:dismissed|rescinded|discharged|stayed|vacated|withdrawn|set\s+aside)\s+(?:or\s+\w+\s+)?within\s+"
+    r"(?:a\s+period\s+of\s+|the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 #: a period named by a defined term: "during the Restricted Period", "throughout the Non-Compete Term"
